@@ -1,0 +1,175 @@
+//! Attack tables, all built at compile time.
+//!
+//! Slider lookups use PEXT on x86-64 builds with the `bmi2` target feature
+//! (the repository's `.cargo/config.toml` builds for the native CPU) and
+//! magic multiplication everywhere else, or everywhere when the `magic` cargo
+//! feature is on. [`SLIDER_BACKEND`] says which one this build uses.
+
+mod leapers;
+pub mod magic;
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+pub mod pext;
+mod rays;
+
+use crate::types::{Bitboard, Color, Square};
+
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2", not(feature = "magic")))]
+use pext as sliders;
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2", not(feature = "magic"))))]
+use magic as sliders;
+
+/// The slider lookup this build uses: `"pext"` or `"magic"`.
+pub const SLIDER_BACKEND: &str =
+    if cfg!(all(target_arch = "x86_64", target_feature = "bmi2", not(feature = "magic"))) {
+        "pext"
+    } else {
+        "magic"
+    };
+
+/// Squares a knight on `sq` attacks.
+#[inline(always)]
+pub fn knight_attacks(sq: Square) -> Bitboard {
+    leapers::KNIGHT[sq as usize]
+}
+
+/// Squares a king on `sq` attacks.
+#[inline(always)]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    leapers::KING[sq as usize]
+}
+
+/// Squares a pawn of `color` on `sq` attacks (captures onto).
+#[inline(always)]
+pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
+    leapers::PAWN[color as usize][sq as usize]
+}
+
+/// Squares a rook on `sq` attacks when `occupied` holds the blockers.
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    sliders::rook_attacks(sq, occupied)
+}
+
+/// Squares a bishop on `sq` attacks when `occupied` holds the blockers.
+#[inline(always)]
+pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    sliders::bishop_attacks(sq, occupied)
+}
+
+/// Squares a queen on `sq` attacks when `occupied` holds the blockers.
+#[inline(always)]
+pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+}
+
+/// Squares a rook on `sq` attacks on an empty board (its four rays).
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    ROOK_RAYS[sq as usize]
+}
+
+/// Squares a bishop on `sq` attacks on an empty board (its four rays).
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    BISHOP_RAYS[sq as usize]
+}
+
+/// Squares strictly between `a` and `b` if they share a rank, file or
+/// diagonal; empty otherwise.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    rays::BETWEEN[a as usize][b as usize]
+}
+
+/// The full line (edge to edge) through `a` and `b` if they share a rank,
+/// file or diagonal; empty otherwise (and for `a == b`).
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    rays::LINE[a as usize][b as usize]
+}
+
+/// Whether `a`, `b` and `c` lie on one line.
+#[inline]
+pub fn aligned(a: Square, b: Square, c: Square) -> bool {
+    line(a, b).has(c)
+}
+
+static ROOK_RAYS: [Bitboard; 64] = empty_board_rays(&rays::ROOK_DIRECTIONS);
+static BISHOP_RAYS: [Bitboard; 64] = empty_board_rays(&rays::BISHOP_DIRECTIONS);
+
+const fn empty_board_rays(directions: &[(i8, i8); 4]) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = Bitboard(rays::slider_attacks_slow(sq, 0, directions));
+        sq += 1;
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn slider_lookups_match_ray_walks() {
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        for _ in 0..20_000 {
+            let occupied = Bitboard(xorshift(&mut rng) & xorshift(&mut rng));
+            for sq in Square::ALL {
+                let rook = Bitboard(rays::slider_attacks_slow(sq as usize, occupied.0, &rays::ROOK_DIRECTIONS));
+                let bishop = Bitboard(rays::slider_attacks_slow(sq as usize, occupied.0, &rays::BISHOP_DIRECTIONS));
+                assert_eq!(rook_attacks(sq, occupied), rook, "rook {sq} {occupied:?}");
+                assert_eq!(bishop_attacks(sq, occupied), bishop, "bishop {sq} {occupied:?}");
+                assert_eq!(magic::rook_attacks(sq, occupied), rook);
+                assert_eq!(magic::bishop_attacks(sq, occupied), bishop);
+                #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+                {
+                    assert_eq!(pext::rook_attacks(sq, occupied), rook);
+                    assert_eq!(pext::bishop_attacks(sq, occupied), bishop);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn leaper_tables() {
+        assert_eq!(knight_attacks(Square::A1), Square::B3.bitboard() | Square::C2);
+        assert_eq!(knight_attacks(Square::E4).count(), 8);
+        assert_eq!(king_attacks(Square::H8), Square::G8.bitboard() | Square::G7 | Square::H7);
+        assert_eq!(pawn_attacks(Color::White, Square::E4), Square::D5.bitboard() | Square::F5);
+        assert_eq!(pawn_attacks(Color::Black, Square::A5), Square::B4.bitboard());
+        assert!(pawn_attacks(Color::White, Square::H8).is_empty());
+    }
+
+    #[test]
+    fn between_and_line() {
+        assert_eq!(between(Square::A1, Square::D4), Square::B2.bitboard() | Square::C3);
+        assert_eq!(between(Square::D4, Square::A1), Square::B2.bitboard() | Square::C3);
+        assert!(between(Square::A1, Square::B3).is_empty());
+        assert!(between(Square::E1, Square::E2).is_empty());
+        assert_eq!(line(Square::E1, Square::E5), crate::types::File::E.bitboard());
+        assert_eq!(line(Square::A1, Square::C3).count(), 8);
+        assert!(line(Square::A1, Square::B3).is_empty());
+        assert!(aligned(Square::A1, Square::H8, Square::D4));
+        assert!(!aligned(Square::A1, Square::H8, Square::D5));
+        for a in Square::ALL {
+            for b in Square::ALL {
+                assert_eq!(between(a, b), between(b, a));
+                assert_eq!(line(a, b), line(b, a));
+                if line(a, b).any() {
+                    assert!((between(a, b) - line(a, b)).is_empty());
+                    assert!(line(a, b).has(a) && line(a, b).has(b));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! PEXT slider lookups (x86-64 with BMI2): `TABLE[offset + pext(occupied, mask)]`.
+//!
+//! Walking the subsets of a mask in Carry-Rippler order visits them in
+//! increasing numeric order, which is exactly the order of their PEXT
+//! indices, so the table is filled by that walk at compile time.
+
+use core::arch::x86_64::_pext_u64;
+
+use super::rays::{relevant_blockers, slider_attacks_slow, BISHOP_DIRECTIONS, ROOK_DIRECTIONS};
+use crate::types::{Bitboard, Square};
+
+#[derive(Clone, Copy)]
+struct Entry {
+    mask: u64,
+    offset: u32,
+}
+
+const fn layout(directions: &[(i8, i8); 4]) -> ([Entry; 64], usize) {
+    let mut entries = [Entry { mask: 0, offset: 0 }; 64];
+    let mut offset = 0usize;
+    let mut sq = 0;
+    while sq < 64 {
+        let mask = relevant_blockers(sq, directions);
+        entries[sq] = Entry { mask, offset: offset as u32 };
+        offset += 1 << mask.count_ones();
+        sq += 1;
+    }
+    (entries, offset)
+}
+
+const fn table<const N: usize>(entries: &[Entry; 64], directions: &[(i8, i8); 4]) -> [Bitboard; N] {
+    let mut table = [Bitboard::EMPTY; N];
+    let mut sq = 0;
+    while sq < 64 {
+        let entry = entries[sq];
+        let mut index = entry.offset as usize;
+        let mut subset = 0u64;
+        loop {
+            table[index] = Bitboard(slider_attacks_slow(sq, subset, directions));
+            index += 1;
+            subset = subset.wrapping_sub(entry.mask) & entry.mask;
+            if subset == 0 {
+                break;
+            }
+        }
+        sq += 1;
+    }
+    table
+}
+
+const ROOK_LAYOUT: ([Entry; 64], usize) = layout(&ROOK_DIRECTIONS);
+const BISHOP_LAYOUT: ([Entry; 64], usize) = layout(&BISHOP_DIRECTIONS);
+
+static ROOK_ENTRIES: [Entry; 64] = ROOK_LAYOUT.0;
+static BISHOP_ENTRIES: [Entry; 64] = BISHOP_LAYOUT.0;
+static ROOK_TABLE: [Bitboard; ROOK_LAYOUT.1] = table(&ROOK_LAYOUT.0, &ROOK_DIRECTIONS);
+static BISHOP_TABLE: [Bitboard; BISHOP_LAYOUT.1] = table(&BISHOP_LAYOUT.0, &BISHOP_DIRECTIONS);
+
+#[inline(always)]
+fn lookup(table: &[Bitboard], entry: &Entry, occupied: Bitboard) -> Bitboard {
+    // SAFETY: this module is only compiled when the `bmi2` target feature is
+    // enabled at compile time, so the instruction exists on the target.
+    #[allow(unused_unsafe)]
+    let index = unsafe { _pext_u64(occupied.0, entry.mask) };
+    table[entry.offset as usize + index as usize]
+}
+
+/// Rook attacks from `sq` with blockers `occupied`, by PEXT lookup.
+#[inline(always)]
+pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    lookup(&ROOK_TABLE, &ROOK_ENTRIES[sq as usize], occupied)
+}
+
+/// Bishop attacks from `sq` with blockers `occupied`, by PEXT lookup.
+#[inline(always)]
+pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    lookup(&BISHOP_TABLE, &BISHOP_ENTRIES[sq as usize], occupied)
+}

@@ -1,0 +1,346 @@
+//! FEN, X-FEN and Shredder-FEN reading and writing.
+
+use core::fmt;
+
+use super::validate::{self, PositionError};
+use super::Board;
+use crate::types::{CastlingSide, Color, File, Piece, Rank, Square};
+
+/// How the castling field is read, and how castling moves are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CastlingMode {
+    /// Standard chess: every castling right needs the king on the e-file and
+    /// the rook in the corner; castling is written `e1g1`.
+    Standard,
+    /// Chess960: rights may name any rook (X-FEN `KQkq` for the outermost
+    /// rook or Shredder-FEN file letters); castling is written king-takes-rook.
+    Chess960,
+    /// Chess960 when the castling field needs it (file letters, or rights
+    /// whose king or rook is off its standard square), standard otherwise.
+    #[default]
+    Detect,
+}
+
+/// How strictly a FEN is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct FenOptions {
+    /// Castling notation; see [`CastlingMode`].
+    pub castling: CastlingMode,
+    /// Accept positions that cannot arise in a game but are still
+    /// well-defined to play: too much material, impossible check
+    /// combinations, impossible castling history. Public suites such as
+    /// `tricky.perft` contain such positions.
+    pub relaxed: bool,
+}
+
+impl FenOptions {
+    /// Strict validation, castling notation detected.
+    pub const STRICT: FenOptions = FenOptions { castling: CastlingMode::Detect, relaxed: false };
+    /// Relaxed validation, castling notation detected.
+    pub const RELAXED: FenOptions = FenOptions { castling: CastlingMode::Detect, relaxed: true };
+}
+
+/// A field of a FEN record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenField {
+    /// Field 1: the piece placement.
+    Placement,
+    /// Field 2: `w` or `b`.
+    SideToMove,
+    /// Field 3: castling rights.
+    Castling,
+    /// Field 4: the en-passant square.
+    EnPassant,
+    /// Field 5: plies since the last capture or pawn move.
+    HalfmoveClock,
+    /// Field 6: the move number.
+    FullmoveNumber,
+}
+
+impl fmt::Display for FenField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FenField::Placement => "piece placement",
+            FenField::SideToMove => "side to move",
+            FenField::Castling => "castling",
+            FenField::EnPassant => "en passant",
+            FenField::HalfmoveClock => "halfmove clock",
+            FenField::FullmoveNumber => "fullmove number",
+        })
+    }
+}
+
+/// Why a FEN was rejected: a field that cannot be read, or a position that
+/// is not acceptable.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    /// The text is empty or only whitespace.
+    #[error("empty FEN")]
+    Empty,
+    /// The record stops before a required field.
+    #[error("missing {0} field")]
+    MissingField(FenField),
+    /// Text follows the sixth field.
+    #[error("unexpected text after the fullmove number: {0:?}")]
+    TrailingText(String),
+    /// A field does not follow the syntax.
+    #[error("invalid {field} field {value:?}: {reason}")]
+    Field {
+        /// Which field.
+        field: FenField,
+        /// The field as written (truncated if very long).
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The fields are well-formed but the position is not acceptable.
+    #[error("illegal position: {0}")]
+    Position(#[from] PositionError),
+}
+
+impl FenError {
+    fn field(field: FenField, value: &str, reason: impl Into<String>) -> Self {
+        let mut shown: String = value.chars().take(80).collect();
+        if shown.len() < value.len() {
+            shown.push('…');
+        }
+        FenError::Field { field, value: shown, reason: reason.into() }
+    }
+
+    /// The field at fault, for syntax errors.
+    pub fn fen_field(&self) -> Option<FenField> {
+        match self {
+            FenError::MissingField(field) | FenError::Field { field, .. } => Some(*field),
+            _ => None,
+        }
+    }
+}
+
+/// One castling right as written in the FEN, before it is matched to a rook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CastlingToken {
+    /// `K`/`Q`/`k`/`q`: the outermost rook on that side of the king.
+    Outermost(CastlingSide),
+    /// A file letter (Shredder-FEN, or X-FEN for an inner rook).
+    File(File),
+}
+
+/// A FEN split into fields and read, but not yet validated.
+#[derive(Clone, Debug)]
+pub(crate) struct Setup {
+    pub(crate) placement: [Option<Piece>; 64],
+    pub(crate) side_to_move: Color,
+    pub(crate) castling: Vec<(Color, CastlingToken, char)>,
+    pub(crate) en_passant: Option<Square>,
+    pub(crate) halfmove_clock: u32,
+    pub(crate) fullmove_number: u32,
+}
+
+impl Setup {
+    pub(crate) fn parse(fen: &str) -> Result<Setup, FenError> {
+        let mut fields = fen.split_ascii_whitespace();
+        let placement = fields.next().ok_or(FenError::Empty)?;
+        let side = fields.next().ok_or(FenError::MissingField(FenField::SideToMove))?;
+        let castling = fields.next().ok_or(FenError::MissingField(FenField::Castling))?;
+        let en_passant = fields.next().ok_or(FenError::MissingField(FenField::EnPassant))?;
+        let halfmove = fields.next();
+        let fullmove = fields.next();
+        let rest: Vec<&str> = fields.collect();
+        if !rest.is_empty() {
+            let mut text = rest.join(" ");
+            text.truncate(80);
+            return Err(FenError::TrailingText(text));
+        }
+
+        let placement = parse_placement(placement)?;
+        let side_to_move = match side {
+            "w" => Color::White,
+            "b" => Color::Black,
+            _ => return Err(FenError::field(FenField::SideToMove, side, "expected 'w' or 'b'")),
+        };
+        let castling = parse_castling(castling)?;
+        let en_passant = match en_passant {
+            "-" => None,
+            text => Some(text.parse::<Square>().map_err(|_| {
+                FenError::field(FenField::EnPassant, text, "expected '-' or a square such as e3")
+            })?),
+        };
+        let halfmove_clock = match halfmove {
+            None => 0,
+            Some(text) => parse_counter(text, FenField::HalfmoveClock)?,
+        };
+        let fullmove_number = match fullmove {
+            None => 1,
+            // Move number 0 is common in the wild; read it as 1.
+            Some(text) => parse_counter(text, FenField::FullmoveNumber)?.max(1),
+        };
+        Ok(Setup { placement, side_to_move, castling, en_passant, halfmove_clock, fullmove_number })
+    }
+}
+
+fn parse_counter(text: &str, field: FenField) -> Result<u32, FenError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(FenError::field(field, text, "expected a non-negative whole number"));
+    }
+    text.parse::<u32>()
+        .map_err(|_| FenError::field(field, text, "number too large (at most 4294967295)"))
+}
+
+fn parse_placement(text: &str) -> Result<[Option<Piece>; 64], FenError> {
+    let mut board = [None; 64];
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::field(
+            FenField::Placement,
+            text,
+            format!("{} ranks, expected 8 separated by '/'", ranks.len()),
+        ));
+    }
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = Rank::index(7 - i);
+        let mut file = 0usize;
+        for c in rank_text.chars() {
+            if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += d as usize;
+            } else if let Some(piece) = Piece::from_char(c) {
+                if file < 8 {
+                    board[Square::new(File::index(file), rank) as usize] = Some(piece);
+                }
+                file += 1;
+            } else {
+                return Err(FenError::field(
+                    FenField::Placement,
+                    text,
+                    format!("unexpected character {c:?} on rank {}", rank.to_char()),
+                ));
+            }
+            if file > 8 {
+                break;
+            }
+        }
+        if file != 8 {
+            return Err(FenError::field(
+                FenField::Placement,
+                text,
+                format!(
+                    "rank {} has {} squares, expected 8",
+                    rank.to_char(),
+                    if file > 8 { "more than 8".to_string() } else { file.to_string() }
+                ),
+            ));
+        }
+    }
+    Ok(board)
+}
+
+fn parse_castling(text: &str) -> Result<Vec<(Color, CastlingToken, char)>, FenError> {
+    if text == "-" {
+        return Ok(Vec::new());
+    }
+    let mut tokens = Vec::new();
+    for c in text.chars() {
+        let color = Color::from_case(c.is_ascii_uppercase());
+        let token = match c.to_ascii_lowercase() {
+            'k' => CastlingToken::Outermost(CastlingSide::King),
+            'q' => CastlingToken::Outermost(CastlingSide::Queen),
+            'a'..='h' => CastlingToken::File(File::from_char(c).expect("a..h")),
+            _ => {
+                return Err(FenError::field(
+                    FenField::Castling,
+                    text,
+                    format!("unexpected character {c:?}; expected '-', KQkq or file letters"),
+                ))
+            }
+        };
+        if tokens.iter().any(|&(_, _, seen)| seen == c) {
+            return Err(FenError::field(FenField::Castling, text, format!("{c:?} appears twice")));
+        }
+        if tokens.iter().filter(|&&(col, _, _)| col == color).count() >= 2 {
+            return Err(FenError::field(
+                FenField::Castling,
+                text,
+                format!("more than two castling rights for {color}"),
+            ));
+        }
+        tokens.push((color, token, c));
+    }
+    Ok(tokens)
+}
+
+impl Board {
+    /// Reads a FEN (4 to 6 fields) with strict validation, detecting
+    /// Chess960 castling from the castling field.
+    ///
+    /// # Errors
+    /// [`FenError`] naming the field that cannot be read or what is
+    /// impossible about the position.
+    pub fn from_fen(fen: &str) -> Result<Board, FenError> {
+        Self::from_fen_with(fen, FenOptions::STRICT)
+    }
+
+    /// Reads a FEN with the given options.
+    ///
+    /// # Errors
+    /// As [`Board::from_fen`].
+    pub fn from_fen_with(fen: &str, options: FenOptions) -> Result<Board, FenError> {
+        let setup = Setup::parse(fen)?;
+        Ok(validate::board_from_setup(&setup, options)?)
+    }
+
+    /// The position as FEN: X-FEN `KQkq` in standard chess, Shredder-FEN
+    /// file letters in Chess960. The en-passant square is written only when
+    /// an en-passant capture is legal.
+    pub fn fen(&self) -> String {
+        let mut fen = String::with_capacity(90);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match self.piece_on(Square::index(rank * 8 + file)) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            fen.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        fen.push(piece.to_char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push(' ');
+        fen.push(self.side_to_move().to_char());
+        fen.push(' ');
+        let before = fen.len();
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if let Some(rook) = self.castling_rook(color, side) {
+                    let c = if self.is_chess960() {
+                        rook.file().to_char()
+                    } else {
+                        match side {
+                            CastlingSide::King => 'k',
+                            CastlingSide::Queen => 'q',
+                        }
+                    };
+                    fen.push(if color == Color::White { c.to_ascii_uppercase() } else { c });
+                }
+            }
+        }
+        if fen.len() == before {
+            fen.push('-');
+        }
+        fen.push(' ');
+        match self.en_passant() {
+            Some(sq) => fen.push_str(&sq.to_string()),
+            None => fen.push('-'),
+        }
+        fen.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
+        fen
+    }
+}

@@ -1,0 +1,182 @@
+//! `make` and `unmake`.
+
+use super::{king_destination, rook_destination, zobrist, Board, HistoryEntry};
+use crate::attacks::pawn_attacks;
+use crate::types::{CastlingSide, Color, Move, MoveKind, Piece, PieceKind, Square};
+
+impl Board {
+    /// Plays `mv`, which must be legal in this position (as produced by this
+    /// board's move generator). Pushes the current state, the move and the
+    /// captured piece onto the history for [`Board::unmake`].
+    ///
+    /// # Panics
+    /// May panic, or leave the board inconsistent, if `mv` is not legal here.
+    /// Use [`Board::play`] for moves from untrusted sources.
+    #[inline]
+    pub fn make(&mut self, mv: Move) {
+        let keys = &zobrist::PRIMARY;
+        let us = self.side_to_move;
+        let them = !us;
+        let from = mv.from();
+        let to = mv.to();
+        let piece = self.mailbox[from as usize].expect("make: no piece on the from square");
+
+        let saved = self.state;
+        let mut state = saved;
+        state.key ^= keys.side_flip();
+        if let Some(ep) = state.en_passant.take() {
+            state.key ^= keys.en_passant(ep.file());
+        }
+        state.rule50 = state.rule50.saturating_add(1);
+
+        let mut captured = None;
+        match mv.kind() {
+            MoveKind::Normal => {
+                if let Some(victim) = self.mailbox[to as usize] {
+                    self.remove_piece(victim, to);
+                    state.key ^= keys.piece(victim, to);
+                    state.rule50 = 0;
+                    captured = Some(victim);
+                }
+                self.move_piece(piece, from, to);
+                state.key ^= keys.piece(piece, from) ^ keys.piece(piece, to);
+                if piece.kind() == PieceKind::Pawn {
+                    state.rule50 = 0;
+                }
+            }
+            MoveKind::DoublePush => {
+                self.move_piece(piece, from, to);
+                state.key ^= keys.piece(piece, from) ^ keys.piece(piece, to);
+                state.rule50 = 0;
+            }
+            MoveKind::EnPassant => {
+                let victim_square = to.xor(8);
+                let victim = Piece::new(them, PieceKind::Pawn);
+                self.remove_piece(victim, victim_square);
+                self.move_piece(piece, from, to);
+                state.key ^= keys.piece(victim, victim_square)
+                    ^ keys.piece(piece, from)
+                    ^ keys.piece(piece, to);
+                state.rule50 = 0;
+                captured = Some(victim);
+            }
+            MoveKind::Castle => {
+                let side = if to > from { CastlingSide::King } else { CastlingSide::Queen };
+                let king_to = king_destination(us, side);
+                let rook_to = rook_destination(us, side);
+                let rook = Piece::new(us, PieceKind::Rook);
+                // Remove both before placing either: in Chess960 the squares
+                // may overlap.
+                self.remove_piece(piece, from);
+                self.remove_piece(rook, to);
+                self.put_piece(piece, king_to);
+                self.put_piece(rook, rook_to);
+                state.key ^= keys.piece(piece, from)
+                    ^ keys.piece(piece, king_to)
+                    ^ keys.piece(rook, to)
+                    ^ keys.piece(rook, rook_to);
+            }
+            MoveKind::PromoteKnight
+            | MoveKind::PromoteBishop
+            | MoveKind::PromoteRook
+            | MoveKind::PromoteQueen => {
+                if let Some(victim) = self.mailbox[to as usize] {
+                    self.remove_piece(victim, to);
+                    state.key ^= keys.piece(victim, to);
+                    captured = Some(victim);
+                }
+                let promoted = Piece::new(us, promotion_kind(mv.kind()));
+                self.remove_piece(piece, from);
+                self.put_piece(promoted, to);
+                state.key ^= keys.piece(piece, from) ^ keys.piece(promoted, to);
+                state.rule50 = 0;
+            }
+        }
+
+        if !state.castling.is_empty() {
+            let lost = self.castling.lost[from as usize].union(self.castling.lost[to as usize]);
+            let rights = state.castling.without(lost);
+            if rights != state.castling {
+                state.key ^= keys.castling(state.castling) ^ keys.castling(rights);
+                state.castling = rights;
+            }
+        }
+
+        self.side_to_move = them;
+        if us == Color::Black {
+            self.fullmove_number += 1;
+        }
+
+        if mv.kind() == MoveKind::DoublePush {
+            let ep = Square::index((from as usize + to as usize) / 2);
+            let capturers = pawn_attacks(us, ep) & self.colored(them, PieceKind::Pawn);
+            if capturers.any() && capturers.into_iter().any(|c| self.ep_capture_is_legal(c, ep)) {
+                state.en_passant = Some(ep);
+                state.key ^= keys.en_passant(ep.file());
+            }
+        }
+
+        self.state = state;
+        self.history.push(HistoryEntry { state: saved, mv, captured });
+        debug_assert_eq!(self.check_consistency(), Ok(()), "after make({mv:?})");
+    }
+
+    /// Takes back the last move made, restoring the saved state; returns the
+    /// move, or `None` (changing nothing) when there is no history.
+    #[inline]
+    pub fn unmake(&mut self) -> Option<Move> {
+        let entry = self.history.pop()?;
+        let us = !self.side_to_move;
+        self.side_to_move = us;
+        if us == Color::Black {
+            self.fullmove_number -= 1;
+        }
+        let mv = entry.mv;
+        let from = mv.from();
+        let to = mv.to();
+        match mv.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => {
+                let piece = self.mailbox[to as usize].expect("unmake: moved piece missing");
+                self.move_piece(piece, to, from);
+                if let Some(victim) = entry.captured {
+                    self.put_piece(victim, to);
+                }
+            }
+            MoveKind::EnPassant => {
+                self.move_piece(Piece::new(us, PieceKind::Pawn), to, from);
+                self.put_piece(Piece::new(!us, PieceKind::Pawn), to.xor(8));
+            }
+            MoveKind::Castle => {
+                let side = if to > from { CastlingSide::King } else { CastlingSide::Queen };
+                let king = Piece::new(us, PieceKind::King);
+                let rook = Piece::new(us, PieceKind::Rook);
+                self.remove_piece(king, king_destination(us, side));
+                self.remove_piece(rook, rook_destination(us, side));
+                self.put_piece(king, from);
+                self.put_piece(rook, to);
+            }
+            MoveKind::PromoteKnight
+            | MoveKind::PromoteBishop
+            | MoveKind::PromoteRook
+            | MoveKind::PromoteQueen => {
+                self.remove_piece(Piece::new(us, promotion_kind(mv.kind())), to);
+                self.put_piece(Piece::new(us, PieceKind::Pawn), from);
+                if let Some(victim) = entry.captured {
+                    self.put_piece(victim, to);
+                }
+            }
+        }
+        self.state = entry.state;
+        Some(mv)
+    }
+}
+
+#[inline(always)]
+fn promotion_kind(kind: MoveKind) -> PieceKind {
+    match kind {
+        MoveKind::PromoteKnight => PieceKind::Knight,
+        MoveKind::PromoteBishop => PieceKind::Bishop,
+        MoveKind::PromoteRook => PieceKind::Rook,
+        _ => PieceKind::Queen,
+    }
+}

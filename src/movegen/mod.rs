@@ -1,0 +1,456 @@
+//! Legal move generation.
+//!
+//! Each node computes, once, the pieces giving check, the pin rays and the
+//! squares non-king moves may go to (anywhere, or to block or capture a
+//! single checker); then it hands out moves by sets. No move is made to test
+//! its legality. The en-passant capture, rare and subtle (a discovered check
+//! along the rank), is tested by simulating the resulting occupancy.
+//!
+//! The generator is generic over a [`Sink`] so that counting leaves costs a
+//! popcount per set, while a [`MoveList`] expands sets into moves.
+
+mod sets;
+
+use arrayvec::ArrayVec;
+
+use crate::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
+    rook_attacks,
+};
+use crate::board::{king_destination, rook_destination, Board};
+use crate::types::{
+    Bitboard, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square,
+};
+pub use sets::MoveSet;
+
+/// An upper bound on the number of legal moves in any position a board
+/// accepts, relaxed positions with too much material included (682).
+///
+/// With `n` pieces on the moving side, no piece has more than 27 moves (a
+/// queen; a pawn has at most 12), the king 8 plus 2 castlings: at most
+/// `27(n-1) + 10`. And each of the `64 - n` squares not holding our pieces
+/// can be reached by at most 16 pieces (the first piece along each of the 8
+/// lines through it, and 8 knights), plus 9 extra moves per last-rank square
+/// for three pawns promoting four ways, plus 2 castlings. The bound is the
+/// largest over `n` of the smaller of the two. Legal games never exceed 218.
+pub const MAX_LEGAL_MOVES: usize = max_legal_moves_bound();
+
+const fn max_legal_moves_bound() -> usize {
+    let mut best = 0;
+    let mut n = 1;
+    while n < 64 {
+        let by_piece = 27 * (n - 1) + 10;
+        let by_target = 16 * (64 - n) + 8 * 9 + 2;
+        let bound = if by_piece < by_target { by_piece } else { by_target };
+        if bound > best {
+            best = bound;
+        }
+        n += 1;
+    }
+    best
+}
+
+/// A stack-allocated list of moves, large enough for any accepted position.
+pub type MoveList = ArrayVec<Move, MAX_LEGAL_MOVES>;
+
+/// What a set of pawn moves handed to a [`Sink`] is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum PawnMoves {
+    /// One-square pushes not reaching the last rank.
+    Push,
+    /// Two-square first moves.
+    DoublePush,
+    /// Captures not reaching the last rank.
+    Capture,
+    /// Pushes or captures onto the last rank: four moves per target.
+    Promotion,
+}
+
+/// Receives legal moves by sets.
+pub(crate) trait Sink {
+    /// A knight, bishop, rook, queen or king on `from` may move to each
+    /// square of `to` (castling excluded).
+    fn piece(&mut self, kind: PieceKind, from: Square, to: Bitboard);
+    /// Pawns move to each square of `to` from the square `delta` below it
+    /// (`from = to - delta`, counting a1 = 0).
+    fn pawns(&mut self, to: Bitboard, delta: i8, kind: PawnMoves);
+    /// The king on `king` may castle with the rook on `rook`.
+    fn castle(&mut self, king: Square, rook: Square);
+    /// The pawn on `from` may capture en passant onto `to`.
+    fn en_passant(&mut self, from: Square, to: Square);
+}
+
+/// Counts moves: a popcount per set.
+pub(crate) struct Counter(pub(crate) u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn piece(&mut self, _: PieceKind, _: Square, to: Bitboard) {
+        self.0 += u64::from(to.count());
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, _: i8, kind: PawnMoves) {
+        let n = u64::from(to.count());
+        self.0 += if kind == PawnMoves::Promotion { 4 * n } else { n };
+    }
+    #[inline(always)]
+    fn castle(&mut self, _: Square, _: Square) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn en_passant(&mut self, _: Square, _: Square) {
+        self.0 += 1;
+    }
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn piece(&mut self, _: PieceKind, from: Square, to: Bitboard) {
+        for sq in to {
+            self.push(Move::new(from, sq, MoveKind::Normal));
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, delta: i8, kind: PawnMoves) {
+        for sq in to {
+            let from = Square::index((sq as i8 - delta) as usize);
+            match kind {
+                PawnMoves::Push | PawnMoves::Capture => {
+                    self.push(Move::new(from, sq, MoveKind::Normal));
+                }
+                PawnMoves::DoublePush => self.push(Move::new(from, sq, MoveKind::DoublePush)),
+                PawnMoves::Promotion => {
+                    for kind in [
+                        MoveKind::PromoteQueen,
+                        MoveKind::PromoteRook,
+                        MoveKind::PromoteBishop,
+                        MoveKind::PromoteKnight,
+                    ] {
+                        self.push(Move::new(from, sq, kind));
+                    }
+                }
+            }
+        }
+    }
+    #[inline(always)]
+    fn castle(&mut self, king: Square, rook: Square) {
+        self.push(Move::new(king, rook, MoveKind::Castle));
+    }
+    #[inline(always)]
+    fn en_passant(&mut self, from: Square, to: Square) {
+        self.push(Move::new(from, to, MoveKind::EnPassant));
+    }
+}
+
+/// Runs the generator for the side to move.
+#[inline(always)]
+pub(crate) fn generate<S: Sink>(board: &Board, sink: &mut S) {
+    match board.side_to_move() {
+        Color::White => generate_for::<S, true>(board, sink),
+        Color::Black => generate_for::<S, false>(board, sink),
+    }
+}
+
+const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+
+/// Pawns shifted one rank forward.
+#[inline(always)]
+fn forward<const WHITE: bool>(bb: Bitboard) -> Bitboard {
+    if WHITE { Bitboard(bb.0 << 8) } else { Bitboard(bb.0 >> 8) }
+}
+
+/// Pawns shifted one rank forward and one file towards a.
+#[inline(always)]
+fn forward_west<const WHITE: bool>(bb: Bitboard) -> Bitboard {
+    if WHITE { Bitboard((bb.0 & NOT_FILE_A) << 7) } else { Bitboard((bb.0 & NOT_FILE_A) >> 9) }
+}
+
+/// Pawns shifted one rank forward and one file towards h.
+#[inline(always)]
+fn forward_east<const WHITE: bool>(bb: Bitboard) -> Bitboard {
+    if WHITE { Bitboard((bb.0 & NOT_FILE_H) << 9) } else { Bitboard((bb.0 & NOT_FILE_H) >> 7) }
+}
+
+#[inline(always)]
+fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
+    let us = if WHITE { Color::White } else { Color::Black };
+    let them = !us;
+    let ours = board.color(us);
+    let theirs = board.color(them);
+    let occupied = ours | theirs;
+    let king = board.colored(us, PieceKind::King).lsb();
+
+    let queens = board.pieces(PieceKind::Queen);
+    let their_pawns = board.pieces(PieceKind::Pawn) & theirs;
+    let their_knights = board.pieces(PieceKind::Knight) & theirs;
+    let their_diagonal = (board.pieces(PieceKind::Bishop) | queens) & theirs;
+    let their_straight = (board.pieces(PieceKind::Rook) | queens) & theirs;
+    let their_king = board.pieces(PieceKind::King) & theirs;
+
+    // Checkers and pins. Looking from our king with only their pieces as
+    // blockers finds every slider that checks or pins: the squares between
+    // decide which (none of ours: check; exactly one: pin).
+    let mut checkers =
+        (knight_attacks(king) & their_knights) | (pawn_attacks(us, king) & their_pawns);
+    let mut pinned_straight = Bitboard::EMPTY;
+    let mut pinned_diagonal = Bitboard::EMPTY;
+    for slider in rook_attacks(king, theirs) & their_straight {
+        let ray = between(king, slider);
+        let blockers = ray & ours;
+        if blockers.is_empty() {
+            checkers |= slider;
+        } else if !blockers.more_than_one() {
+            pinned_straight |= ray.with(slider);
+        }
+    }
+    for slider in bishop_attacks(king, theirs) & their_diagonal {
+        let ray = between(king, slider);
+        let blockers = ray & ours;
+        if blockers.is_empty() {
+            checkers |= slider;
+        } else if !blockers.more_than_one() {
+            pinned_diagonal |= ray.with(slider);
+        }
+    }
+
+    // King moves: squares not attacked once the king has left its square
+    // (so it cannot step back along a checking line).
+    let attacked = |sq: Square, occupied: Bitboard| -> bool {
+        (knight_attacks(sq) & their_knights).any()
+            || (pawn_attacks(us, sq) & their_pawns).any()
+            || (king_attacks(sq) & their_king).any()
+            || (bishop_attacks(sq, occupied) & their_diagonal).any()
+            || (rook_attacks(sq, occupied) & their_straight).any()
+    };
+    let without_king = occupied.without(king);
+    let mut king_targets = Bitboard::EMPTY;
+    for sq in king_attacks(king) - ours {
+        if !attacked(sq, without_king) {
+            king_targets |= sq;
+        }
+    }
+    sink.piece(PieceKind::King, king, king_targets);
+
+    if checkers.more_than_one() {
+        return;
+    }
+    let check_mask = match checkers.first() {
+        None => Bitboard::FULL,
+        Some(checker) => between(king, checker).with(checker),
+    };
+    let target = check_mask - ours;
+    let pinned = pinned_straight | pinned_diagonal;
+
+    for from in board.colored(us, PieceKind::Knight) - pinned {
+        sink.piece(PieceKind::Knight, from, knight_attacks(from) & target);
+    }
+    for from in board.colored(us, PieceKind::Bishop) - pinned_straight {
+        let mut to = bishop_attacks(from, occupied) & target;
+        if pinned_diagonal.has(from) {
+            to &= pinned_diagonal;
+        }
+        sink.piece(PieceKind::Bishop, from, to);
+    }
+    for from in board.colored(us, PieceKind::Rook) - pinned_diagonal {
+        let mut to = rook_attacks(from, occupied) & target;
+        if pinned_straight.has(from) {
+            to &= pinned_straight;
+        }
+        sink.piece(PieceKind::Rook, from, to);
+    }
+    for from in queens & ours {
+        let to = if pinned_straight.has(from) {
+            rook_attacks(from, occupied) & pinned_straight
+        } else if pinned_diagonal.has(from) {
+            bishop_attacks(from, occupied) & pinned_diagonal
+        } else {
+            queen_attacks(from, occupied)
+        };
+        sink.piece(PieceKind::Queen, from, to & target);
+    }
+
+    // Pawns, set-wise. A pawn pinned along a file may still push, one
+    // pinned along a diagonal may still capture along it; the pin rays all
+    // start at the king, so moving inside their union keeps a pinned pawn on
+    // its own ray.
+    let pawns = board.colored(us, PieceKind::Pawn);
+    let last_rank = Rank::Eighth.relative_to(us).bitboard();
+    let third_rank = Rank::Third.relative_to(us).bitboard();
+    let empty = !occupied;
+    let free = pawns - pinned;
+    let (up, up_west, up_east) = if WHITE { (8, 7, 9) } else { (-8, -9, -7) };
+
+    let single = (forward::<WHITE>(free) | (forward::<WHITE>(pawns & pinned_straight) & pinned_straight))
+        & empty;
+    let double = forward::<WHITE>(single & third_rank) & empty & check_mask;
+    let single = single & check_mask;
+    sink.pawns(single - last_rank, up, PawnMoves::Push);
+    sink.pawns(double, 2 * up, PawnMoves::DoublePush);
+
+    let capture_target = theirs & check_mask;
+    let diagonal_pawns = pawns & pinned_diagonal;
+    let west = (forward_west::<WHITE>(free) | (forward_west::<WHITE>(diagonal_pawns) & pinned_diagonal))
+        & capture_target;
+    let east = (forward_east::<WHITE>(free) | (forward_east::<WHITE>(diagonal_pawns) & pinned_diagonal))
+        & capture_target;
+    sink.pawns(west - last_rank, up_west, PawnMoves::Capture);
+    sink.pawns(east - last_rank, up_east, PawnMoves::Capture);
+    if (pawns & Rank::Seventh.relative_to(us).bitboard()).any() {
+        sink.pawns(single & last_rank, up, PawnMoves::Promotion);
+        sink.pawns(west & last_rank, up_west, PawnMoves::Promotion);
+        sink.pawns(east & last_rank, up_east, PawnMoves::Promotion);
+    }
+
+    if let Some(ep) = board.en_passant() {
+        for from in pawn_attacks(them, ep) & pawns {
+            if board.ep_capture_is_legal(from, ep) {
+                sink.en_passant(from, ep);
+            }
+        }
+    }
+
+    if checkers.is_empty() {
+        let rights = board.castling_rights();
+        for side in CastlingSide::ALL {
+            if !rights.has(us, side) {
+                continue;
+            }
+            let config = board.castling_config();
+            if (occupied & config.empty[us as usize][side as usize]).any() {
+                continue;
+            }
+            let rook = config.rook[us as usize][side as usize];
+            let king_to = king_destination(us, side);
+            let rook_to = rook_destination(us, side);
+            let path = config.king_path[us as usize][side as usize].without(king_to);
+            let after = occupied ^ king.bitboard() ^ rook.bitboard() ^ rook_to.bitboard();
+            if path.into_iter().all(|sq| !attacked(sq, without_king)) && !attacked(king_to, after) {
+                sink.castle(king, rook);
+            }
+        }
+    }
+}
+
+/// Why a move given as text was not played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    /// The text is not UCI move notation.
+    #[error("malformed move {0:?}: expected UCI notation such as e2e4 or e7e8q")]
+    Malformed(String),
+    /// The move is well-formed but not legal in the position.
+    #[error("illegal move {mv:?} in position {fen}")]
+    Illegal {
+        /// The move as given.
+        mv: String,
+        /// The position it was tried in.
+        fen: String,
+    },
+}
+
+impl Board {
+    /// All legal moves.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        generate(self, &mut list);
+        list
+    }
+
+    /// Appends all legal moves to `list`, which must have room for them
+    /// (an empty [`MoveList`] always has).
+    ///
+    /// # Panics
+    /// Panics if `list` overflows.
+    #[inline]
+    pub fn generate_moves(&self, list: &mut MoveList) {
+        generate(self, list);
+    }
+
+    /// The number of legal moves, counted by set sizes without listing them.
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = Counter(0);
+        generate(self, &mut counter);
+        counter.0
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+
+    /// Calls `f` with every legal move, grouped into sets that share a
+    /// piece and a from-square (see [`MoveSet`]).
+    pub fn for_each_move_set(&self, f: impl FnMut(MoveSet)) {
+        sets::for_each(self, f);
+    }
+
+    /// Whether `mv` is legal here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.legal_moves().contains(&mv)
+    }
+
+    /// Finds the legal move written `text` in UCI notation. Castling may be
+    /// written king-takes-rook (`e1h1`) always, and as the king's two-square
+    /// move (`e1g1`) unless the board is in Chess960 notation.
+    ///
+    /// # Errors
+    /// [`MoveError::Malformed`] if `text` is not UCI notation,
+    /// [`MoveError::Illegal`] if no legal move matches.
+    pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
+        let malformed = || MoveError::Malformed(text.chars().take(16).collect());
+        if !(4..=5).contains(&text.len()) || !text.is_ascii() {
+            return Err(malformed());
+        }
+        let from: Square = text[0..2].parse().map_err(|_| malformed())?;
+        let to: Square = text[2..4].parse().map_err(|_| malformed())?;
+        let promotion = match text.as_bytes().get(4) {
+            None => None,
+            Some(&c) => match PieceKind::from_char(c as char) {
+                Some(kind @ (PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen))
+                    if (c as char).is_ascii_lowercase() =>
+                {
+                    Some(kind)
+                }
+                _ => return Err(malformed()),
+            },
+        };
+        self.legal_moves()
+            .into_iter()
+            .find(|mv| {
+                mv.from() == from
+                    && mv.promotion() == promotion
+                    && (mv.to() == to
+                        || (mv.is_castle() && !self.is_chess960() && mv.king_destination() == to))
+            })
+            .ok_or_else(|| MoveError::Illegal { mv: text.to_string(), fen: self.fen() })
+    }
+
+    /// Plays `mv` after checking that it is legal.
+    ///
+    /// # Errors
+    /// [`MoveError::Illegal`] (and the board unchanged) if it is not.
+    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
+        if !self.is_legal(mv) {
+            return Err(MoveError::Illegal { mv: mv.uci(self.is_chess960()).to_string(), fen: self.fen() });
+        }
+        self.make(mv);
+        Ok(())
+    }
+
+    /// Parses `text` as a UCI move ([`Board::parse_uci`]) and plays it.
+    ///
+    /// # Errors
+    /// As [`Board::parse_uci`].
+    pub fn play_uci(&mut self, text: &str) -> Result<Move, MoveError> {
+        let mv = self.parse_uci(text)?;
+        self.make(mv);
+        Ok(mv)
+    }
+
+    /// Writes `mv` in UCI notation for this board (see [`Move::uci`]).
+    pub fn uci(&self, mv: Move) -> String {
+        mv.uci(self.is_chess960()).to_string()
+    }
+}
