@@ -318,8 +318,14 @@ impl Board {
     /// Checks every redundant or incremental part of the board against a
     /// recomputation; returns a description of the first mismatch.
     pub fn check_consistency(&self) -> Result<(), String> {
+        let keys = &zobrist::PRIMARY;
+        let occupied = self.occupied();
         if (self.by_color[0] & self.by_color[1]).any() {
             return Err("color bitboards overlap".into());
+        }
+        let mut key = keys.side(self.side_to_move) ^ keys.castling(self.state.castling);
+        if let Some(ep) = self.state.en_passant {
+            key ^= keys.en_passant(ep.file());
         }
         let mut union = Bitboard::EMPTY;
         for kind in PieceKind::ALL {
@@ -328,22 +334,21 @@ impl Board {
                 return Err(format!("{kind:?} bitboard overlaps another kind"));
             }
             union |= bb;
+            for sq in bb {
+                let color = if self.by_color[0].has(sq) { Color::White } else { Color::Black };
+                let piece = Piece::new(color, kind);
+                if self.mailbox[sq as usize] != Some(piece) {
+                    return Err(format!("bitboards say {piece:?} on {sq}, mailbox says {:?}", self.mailbox[sq as usize]));
+                }
+                key ^= keys.piece(piece, sq);
+            }
         }
-        if union != self.occupied() {
+        if union != occupied {
             return Err("kind and color bitboards disagree".into());
         }
-        for sq in Square::ALL {
-            let from_bitboards = PieceKind::ALL.into_iter().find_map(|kind| {
-                self.by_kind[kind as usize].has(sq).then(|| {
-                    let color = if self.by_color[0].has(sq) { Color::White } else { Color::Black };
-                    Piece::new(color, kind)
-                })
-            });
-            if from_bitboards != self.mailbox[sq as usize] {
-                return Err(format!(
-                    "mailbox says {:?} on {sq}, bitboards say {from_bitboards:?}",
-                    self.mailbox[sq as usize]
-                ));
+        for sq in !occupied {
+            if let Some(piece) = self.mailbox[sq as usize] {
+                return Err(format!("mailbox has {piece:?} on empty {sq}"));
             }
         }
         for color in Color::ALL {
@@ -351,7 +356,6 @@ impl Board {
                 return Err(format!("{color} does not have exactly one king"));
             }
         }
-        let key = self.key_with(&zobrist::PRIMARY);
         if key != self.state.key {
             return Err(format!("incremental key {:#018x} != recomputed {key:#018x}", self.state.key));
         }

@@ -1,0 +1,280 @@
+//! Reading perft suites: EPD with `;D1 20 ;D2 400` counts, and the `.perft`
+//! format (`id`, `epd`, `perft N count` lines).
+
+use std::fmt;
+
+/// Deepest depth a suite line may ask for.
+pub const MAX_SUITE_DEPTH: u32 = 64;
+/// Longest line accepted, in bytes.
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+
+/// One position of a suite and the counts it expects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteEntry {
+    /// 1-based line of the FEN (the `epd` line in `.perft` files).
+    pub line: usize,
+    /// The record's name, if the file gives one.
+    pub id: Option<String>,
+    /// The FEN as written (4 to 6 fields).
+    pub fen: String,
+    /// Expected counts as (depth, nodes), in file order, depths distinct.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// A line that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// A suite file read into entries and line errors.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParsedSuite {
+    /// Positions, in file order.
+    pub entries: Vec<SuiteEntry>,
+    /// Lines that could not be read; the other lines are still used.
+    pub errors: Vec<LineError>,
+}
+
+/// Reads suite text in either format (they may even be mixed). Never fails:
+/// each bad line becomes a [`LineError`] and the rest is still read.
+/// Accepts LF or CRLF, a missing final newline, and trailing spaces or NUL
+/// bytes (one public suite ends every line with NUL).
+pub fn parse_suite(bytes: &[u8]) -> ParsedSuite {
+    let mut reader = Reader::default();
+    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = index + 1;
+        if let Err(message) = reader.line(line, raw) {
+            reader.parsed.errors.push(LineError { line, message });
+        }
+    }
+    let mut parsed = reader.parsed;
+    parsed.entries.extend(reader.current.take());
+    parsed.entries.sort_by_key(|e| e.line);
+    parsed
+}
+
+#[derive(Default)]
+struct Reader {
+    parsed: ParsedSuite,
+    pending_id: Option<String>,
+    /// The `.perft` record still collecting `perft` lines.
+    current: Option<SuiteEntry>,
+}
+
+impl Reader {
+    fn line(&mut self, line: usize, raw: &[u8]) -> Result<(), String> {
+        if raw.len() > MAX_LINE_BYTES {
+            return Err(format!("line too long ({} bytes, limit {MAX_LINE_BYTES})", raw.len()));
+        }
+        let text = std::str::from_utf8(raw).map_err(|_| "not valid UTF-8 text".to_string())?;
+        let text = text.trim_matches(|c: char| c.is_whitespace() || c == '\0');
+        if text.is_empty() || text.starts_with('#') {
+            return Ok(());
+        }
+        if text.contains('\0') {
+            return Err("NUL byte inside the line".to_string());
+        }
+        let (keyword, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+        let rest = rest.trim();
+        match keyword {
+            "id" => self.pending_id = Some(rest.to_string()),
+            "epd" => {
+                self.parsed.entries.extend(self.current.take());
+                if rest.is_empty() {
+                    return Err("epd line without a FEN".to_string());
+                }
+                let id = self.pending_id.take();
+                self.current = Some(SuiteEntry { line, id, fen: rest.to_string(), counts: Vec::new() });
+            }
+            "perft" => {
+                let entry = self
+                    .current
+                    .as_mut()
+                    .ok_or_else(|| "perft line without a preceding epd line".to_string())?;
+                let (depth, nodes) = parse_perft_line(rest)?;
+                add_count(&mut entry.counts, depth, nodes)?;
+            }
+            _ => {
+                self.parsed.entries.extend(self.current.take());
+                let (fen, id, counts) = parse_epd_line(text)?;
+                self.parsed.entries.push(SuiteEntry { line, id, fen, counts });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn add_count(counts: &mut Vec<(u32, u64)>, depth: u32, nodes: u64) -> Result<(), String> {
+    match counts.iter().find(|&&(d, _)| d == depth) {
+        Some(&(_, existing)) if existing != nodes => {
+            Err(format!("depth {depth} given twice with different counts ({existing} and {nodes})"))
+        }
+        Some(_) => Ok(()),
+        None => {
+            counts.push((depth, nodes));
+            Ok(())
+        }
+    }
+}
+
+fn parse_depth(text: &str) -> Result<u32, String> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("depth {text:?} is not a number"));
+    }
+    match text.parse::<u32>() {
+        Ok(depth) if (1..=MAX_SUITE_DEPTH).contains(&depth) => Ok(depth),
+        _ => Err(format!("depth {text} out of range (1 to {MAX_SUITE_DEPTH})")),
+    }
+}
+
+fn parse_count(text: &str) -> Result<u64, String> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("node count {text:?} is not a non-negative whole number"));
+    }
+    text.parse::<u64>().map_err(|_| format!("node count {text} is too large"))
+}
+
+fn parse_perft_line(rest: &str) -> Result<(u32, u64), String> {
+    let mut parts = rest.split_ascii_whitespace();
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(depth), Some(count), None) => Ok((parse_depth(depth)?, parse_count(count)?)),
+        _ => Err(format!("expected \"perft <depth> <nodes>\", found \"perft {rest}\"")),
+    }
+}
+
+/// Splits an EPD line into FEN, id and counts.
+fn parse_epd_line(text: &str) -> Result<(String, Option<String>, Vec<(u32, u64)>), String> {
+    let (head, operations) = text.split_once(';').unwrap_or((text, ""));
+    let tokens: Vec<&str> = head.split_ascii_whitespace().collect();
+    if tokens.len() < 4 {
+        return Err(format!(
+            "expected a FEN of at least 4 fields before the first ';', found {:?}",
+            truncate(head, 60)
+        ));
+    }
+    // Up to two move counters may follow the four EPD fields; anything after
+    // them is the first operation written without a leading ';'.
+    let mut fen_len = 4;
+    while fen_len < tokens.len().min(6) && tokens[fen_len].bytes().all(|b| b.is_ascii_digit()) {
+        fen_len += 1;
+    }
+    let fen = tokens[..fen_len].join(" ");
+    let first_op = tokens[fen_len..].join(" ");
+
+    let mut id = None;
+    let mut counts = Vec::new();
+    for op in std::iter::once(first_op.as_str()).chain(operations.split(';')) {
+        let op = op.trim();
+        if op.is_empty() {
+            continue;
+        }
+        if let Some(depth_text) = op.strip_prefix('D').filter(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
+            let (depth, count) = depth_text
+                .split_once(char::is_whitespace)
+                .ok_or_else(|| format!("operation {:?} has no node count", truncate(op, 40)))?;
+            let count = count.trim();
+            if count.contains(char::is_whitespace) {
+                return Err(format!("operation {:?}: expected \"D<depth> <nodes>\"", truncate(op, 40)));
+            }
+            add_count(&mut counts, parse_depth(depth)?, parse_count(count)?)?;
+        } else if op == "D" || (op.starts_with('D') && op[1..].starts_with(char::is_whitespace)) {
+            return Err(format!("operation {:?} has no depth after 'D'", truncate(op, 40)));
+        } else if let Some(name) = op.strip_prefix("id ") {
+            id = Some(name.trim().trim_matches('"').to_string());
+        }
+        // Other EPD operations (bm, c0, ...) are not about perft; ignore them.
+    }
+    Ok((fen, id, counts))
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epd_spacings_and_line_endings() {
+        let text = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\r\n\
+            8/8/8/8/8/8/8/K6k w - - 0 1; D1 3; D2 9 \r\n\
+            4k3/8/8/8/8/8/8/4K2R w K -  0 1; D4 7059\0\n\
+            4k3/8/8/8/8/8/8/4K2R w K - ;D1 15";
+        let parsed = parse_suite(text);
+        assert_eq!(parsed.errors, vec![]);
+        assert_eq!(parsed.entries.len(), 4);
+        assert_eq!(parsed.entries[0].counts, vec![(1, 20), (2, 400)]);
+        assert_eq!(parsed.entries[1].fen, "8/8/8/8/8/8/8/K6k w - - 0 1");
+        assert_eq!(parsed.entries[1].counts, vec![(1, 3), (2, 9)]);
+        assert_eq!(parsed.entries[2].fen, "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        assert_eq!(parsed.entries[2].counts, vec![(4, 7059)]);
+        assert_eq!(parsed.entries[3].fen, "4k3/8/8/8/8/8/8/4K2R w K -");
+        assert_eq!(parsed.entries[3].line, 4);
+    }
+
+    #[test]
+    fn epd_operations_without_leading_semicolon() {
+        let parsed = parse_suite(b"8/8/8/8/8/8/8/K6k w - - D1 3; D2 9; id \"corner\"; bm Kb1");
+        assert_eq!(parsed.errors, vec![]);
+        assert_eq!(parsed.entries[0].fen, "8/8/8/8/8/8/8/K6k w - -");
+        assert_eq!(parsed.entries[0].counts, vec![(1, 3), (2, 9)]);
+        assert_eq!(parsed.entries[0].id.as_deref(), Some("corner"));
+    }
+
+    #[test]
+    fn perft_format() {
+        let text = b"# comment\nid pos-2\nepd r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -\n\
+            perft 1 48\nperft 2 2039\n\nid prison\nepd 2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - -\nperft 32 1\n";
+        let parsed = parse_suite(text);
+        assert_eq!(parsed.errors, vec![]);
+        assert_eq!(parsed.entries.len(), 2);
+        assert_eq!(parsed.entries[0].id.as_deref(), Some("pos-2"));
+        assert_eq!(parsed.entries[0].line, 3);
+        assert_eq!(parsed.entries[0].counts, vec![(1, 48), (2, 2039)]);
+        assert_eq!(parsed.entries[1].counts, vec![(32, 1)]);
+    }
+
+    #[test]
+    fn bad_lines_are_reported_and_the_rest_is_read() {
+        let text = "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 x\n\
+            8/8/8/8/8/8/8/K6k w - - 0 1 ;D0 1\n\
+            8/8/8/8/8/8/8/K6k w - - 0 1 ;D1000 1\n\
+            8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 99999999999999999999999\n\
+            8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D1 4\n\
+            8/8/8/8/8/8/8/K6k w ;D1 3\n\
+            perft 1 20\n\
+            8/8/8/8/8/8/8/K6k w - - 0\x001 ;D1 3\n\
+            8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n";
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.extend_from_slice(b"\xff\xfe garbage\n");
+        let parsed = parse_suite(&bytes);
+        let lines: Vec<usize> = parsed.errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, vec![1, 2, 3, 4, 5, 6, 7, 8, 10], "{:#?}", parsed.errors);
+        assert_eq!(parsed.entries.len(), 1);
+        assert_eq!(parsed.entries[0].line, 9);
+    }
+
+    #[test]
+    fn empty_and_enormous_input() {
+        assert_eq!(parse_suite(b""), ParsedSuite::default());
+        let long = vec![b'8'; MAX_LINE_BYTES + 1];
+        let parsed = parse_suite(&long);
+        assert_eq!(parsed.errors.len(), 1);
+        assert!(parsed.errors[0].message.contains("too long"));
+    }
+}
