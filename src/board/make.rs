@@ -2,7 +2,7 @@
 
 use super::{king_destination, rook_destination, zobrist, Board, HistoryEntry};
 use crate::attacks::pawn_attacks;
-use crate::types::{CastlingSide, Color, Move, MoveKind, Piece, PieceKind, Square};
+use crate::types::{CastlingSide, Move, MoveKind, Piece, PieceKind, Square};
 
 impl Board {
     /// Plays `mv`, which must be legal in this position (as produced by this
@@ -12,7 +12,7 @@ impl Board {
     /// # Panics
     /// May panic, or leave the board inconsistent, if `mv` is not legal here.
     /// Use [`Board::play`] for moves from untrusted sources.
-    #[inline]
+    #[inline(always)]
     pub fn make(&mut self, mv: Move) {
         let keys = &zobrist::PRIMARY;
         let us = self.side_to_move;
@@ -103,9 +103,6 @@ impl Board {
         }
 
         self.side_to_move = them;
-        if us == Color::Black {
-            self.fullmove_number += 1;
-        }
 
         if mv.kind() == MoveKind::DoublePush {
             let ep = Square::index((from as usize + to as usize) / 2);
@@ -123,14 +120,11 @@ impl Board {
 
     /// Takes back the last move made, restoring the saved state; returns the
     /// move, or `None` (changing nothing) when there is no history.
-    #[inline]
+    #[inline(always)]
     pub fn unmake(&mut self) -> Option<Move> {
         let entry = self.history.pop()?;
         let us = !self.side_to_move;
         self.side_to_move = us;
-        if us == Color::Black {
-            self.fullmove_number -= 1;
-        }
         let mv = entry.mv;
         let from = mv.from();
         let to = mv.to();

@@ -61,7 +61,9 @@ pub struct Board {
     mailbox: [Option<Piece>; 64],
     side_to_move: Color,
     state: State,
-    fullmove_number: u32,
+    /// Game ply of the position before the first move in `history`
+    /// (`2 * (fullmove - 1)`, plus one if Black was to move).
+    start_ply: u64,
     chess960: bool,
     history: Vec<HistoryEntry>,
     castling: CastlingConfig,
@@ -83,7 +85,7 @@ impl Board {
             mailbox: [None; 64],
             side_to_move,
             state: State { key: 0, rule50: 0, castling: CastlingRights::NONE, en_passant: None },
-            fullmove_number: 1,
+            start_ply: 0,
             chess960,
             history: Vec::with_capacity(64),
             castling,
@@ -166,7 +168,8 @@ impl Board {
     /// The FEN fullmove number: starts at 1, grows after each Black move.
     #[inline(always)]
     pub fn fullmove_number(&self) -> u32 {
-        self.fullmove_number
+        let ply = self.start_ply + self.history.len() as u64;
+        u32::try_from(ply / 2 + 1).unwrap_or(u32::MAX)
     }
 
     /// The incrementally maintained Zobrist key (see [`zobrist`]).
@@ -223,6 +226,7 @@ impl Board {
     /// Forgets the move history (the position stays). [`Board::unmake`] then
     /// has nothing to undo, and repetitions before this point are not seen.
     pub fn clear_history(&mut self) {
+        self.start_ply += self.history.len() as u64;
         self.history.clear();
     }
 

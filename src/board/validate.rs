@@ -394,7 +394,7 @@ pub(crate) fn board_from_setup(setup: &Setup, options: FenOptions) -> Result<Boa
         castling,
         en_passant: en_passant.filter(|&ep| board.any_legal_ep_capture(ep)),
     };
-    board.fullmove_number = setup.fullmove_number;
+    board.start_ply = 2 * (u64::from(setup.fullmove_number) - 1) + u64::from(us == Color::Black);
     board.state.key = board.key_with(&zobrist::PRIMARY);
     debug_assert_eq!(board.check_consistency(), Ok(()));
     Ok(board)

@@ -14,8 +14,8 @@ mod sets;
 use arrayvec::ArrayVec;
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
-    rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
+    rook_attacks, rook_rays,
 };
 use crate::board::{king_destination, rook_destination, Board};
 use crate::types::{
@@ -160,16 +160,18 @@ fn forward<const WHITE: bool>(bb: Bitboard) -> Bitboard {
     if WHITE { Bitboard(bb.0 << 8) } else { Bitboard(bb.0 >> 8) }
 }
 
-/// Pawns shifted one rank forward and one file towards a.
+/// Pawns shifted one rank forward (for us, or for them if `theirs`) and one
+/// file towards a.
 #[inline(always)]
-fn forward_west<const WHITE: bool>(bb: Bitboard) -> Bitboard {
-    if WHITE { Bitboard((bb.0 & NOT_FILE_A) << 7) } else { Bitboard((bb.0 & NOT_FILE_A) >> 9) }
+fn forward_west<const WHITE: bool>(bb: Bitboard, theirs: bool) -> Bitboard {
+    if WHITE != theirs { Bitboard((bb.0 & NOT_FILE_A) << 7) } else { Bitboard((bb.0 & NOT_FILE_A) >> 9) }
 }
 
-/// Pawns shifted one rank forward and one file towards h.
+/// Pawns shifted one rank forward (for us, or for them if `theirs`) and one
+/// file towards h.
 #[inline(always)]
-fn forward_east<const WHITE: bool>(bb: Bitboard) -> Bitboard {
-    if WHITE { Bitboard((bb.0 & NOT_FILE_H) << 9) } else { Bitboard((bb.0 & NOT_FILE_H) >> 7) }
+fn forward_east<const WHITE: bool>(bb: Bitboard, theirs: bool) -> Bitboard {
+    if WHITE != theirs { Bitboard((bb.0 & NOT_FILE_H) << 9) } else { Bitboard((bb.0 & NOT_FILE_H) >> 7) }
 }
 
 #[inline(always)]
@@ -224,10 +226,25 @@ fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
             || (rook_attacks(sq, occupied) & their_straight).any()
     };
     let without_king = occupied.without(king);
-    let mut king_targets = Bitboard::EMPTY;
-    for sq in king_attacks(king) - ours {
-        if !attacked(sq, without_king) {
-            king_targets |= sq;
+    let mut king_targets = king_attacks(king) - ours;
+    if king_targets.any() {
+        king_targets = king_targets
+            - forward_west::<WHITE>(their_pawns, true)
+            - forward_east::<WHITE>(their_pawns, true)
+            - king_attacks(their_king.lsb());
+        for knight in their_knights {
+            king_targets = king_targets - knight_attacks(knight);
+        }
+        // Only sliders whose empty-board rays reach a candidate can matter.
+        for slider in their_diagonal {
+            if (bishop_rays(slider) & king_targets).any() {
+                king_targets = king_targets - bishop_attacks(slider, without_king);
+            }
+        }
+        for slider in their_straight {
+            if (rook_rays(slider) & king_targets).any() {
+                king_targets = king_targets - rook_attacks(slider, without_king);
+            }
         }
     }
     sink.piece(PieceKind::King, king, king_targets);
@@ -245,29 +262,29 @@ fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
     for from in board.colored(us, PieceKind::Knight) - pinned {
         sink.piece(PieceKind::Knight, from, knight_attacks(from) & target);
     }
-    for from in board.colored(us, PieceKind::Bishop) - pinned_straight {
-        let mut to = bishop_attacks(from, occupied) & target;
-        if pinned_diagonal.has(from) {
-            to &= pinned_diagonal;
-        }
-        sink.piece(PieceKind::Bishop, from, to);
+    let bishops = board.colored(us, PieceKind::Bishop);
+    let rooks = board.colored(us, PieceKind::Rook);
+    let our_queens = queens & ours;
+    for from in bishops - pinned {
+        sink.piece(PieceKind::Bishop, from, bishop_attacks(from, occupied) & target);
     }
-    for from in board.colored(us, PieceKind::Rook) - pinned_diagonal {
-        let mut to = rook_attacks(from, occupied) & target;
-        if pinned_straight.has(from) {
-            to &= pinned_straight;
-        }
-        sink.piece(PieceKind::Rook, from, to);
+    for from in rooks - pinned {
+        sink.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
     }
-    for from in queens & ours {
-        let to = if pinned_straight.has(from) {
-            rook_attacks(from, occupied) & pinned_straight
-        } else if pinned_diagonal.has(from) {
-            bishop_attacks(from, occupied) & pinned_diagonal
-        } else {
-            queen_attacks(from, occupied)
-        };
-        sink.piece(PieceKind::Queen, from, to & target);
+    for from in our_queens - pinned {
+        sink.piece(PieceKind::Queen, from, queen_attacks(from, occupied) & target);
+    }
+    // Pinned sliders move along their pin ray only (rare: a separate loop
+    // keeps the common loops free of pin tests).
+    if (pinned & ours).any() {
+        for from in (bishops | our_queens) & pinned_diagonal {
+            let kind = if bishops.has(from) { PieceKind::Bishop } else { PieceKind::Queen };
+            sink.piece(kind, from, bishop_attacks(from, occupied) & target & pinned_diagonal);
+        }
+        for from in (rooks | our_queens) & pinned_straight {
+            let kind = if rooks.has(from) { PieceKind::Rook } else { PieceKind::Queen };
+            sink.piece(kind, from, rook_attacks(from, occupied) & target & pinned_straight);
+        }
     }
 
     // Pawns, set-wise. A pawn pinned along a file may still push, one
@@ -290,9 +307,9 @@ fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
 
     let capture_target = theirs & check_mask;
     let diagonal_pawns = pawns & pinned_diagonal;
-    let west = (forward_west::<WHITE>(free) | (forward_west::<WHITE>(diagonal_pawns) & pinned_diagonal))
+    let west = (forward_west::<WHITE>(free, false) | (forward_west::<WHITE>(diagonal_pawns, false) & pinned_diagonal))
         & capture_target;
-    let east = (forward_east::<WHITE>(free) | (forward_east::<WHITE>(diagonal_pawns) & pinned_diagonal))
+    let east = (forward_east::<WHITE>(free, false) | (forward_east::<WHITE>(diagonal_pawns, false) & pinned_diagonal))
         & capture_target;
     sink.pawns(west - last_rank, up_west, PawnMoves::Capture);
     sink.pawns(east - last_rank, up_east, PawnMoves::Capture);

@@ -1,6 +1,7 @@
 //! Perft: counting the leaves of the legal move tree.
 
 use crate::board::Board;
+use crate::movegen::MoveList;
 use crate::types::Move;
 
 /// How leaves are counted.
@@ -50,7 +51,8 @@ fn bulk(board: &mut Board, depth: u32) -> u64 {
     if depth == 1 {
         return board.count_legal_moves();
     }
-    let moves = board.legal_moves();
+    let mut moves = MoveList::new();
+    board.generate_moves(&mut moves);
     let mut nodes = 0;
     for &mv in &moves {
         board.make(mv);
