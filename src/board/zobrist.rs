@@ -18,7 +18,9 @@ pub const SECONDARY_SEED: u64 = 0x7a6f_6272_6973_7432; // "zobrist2"
 /// One complete set of Zobrist keys.
 #[derive(Clone, Debug)]
 pub struct ZobristKeys {
-    pieces: [[u64; 64]; 12],
+    /// Indexed by the piece's byte value (`kind | color << 3`); rows 6 and
+    /// 7 are unused.
+    pieces: [[u64; 64]; 14],
     castling: [u64; 16],
     en_passant: [u64; 8],
     black_to_move: u64,
@@ -37,12 +39,13 @@ impl ZobristKeys {
     /// order.
     pub const fn generate(seed: u64) -> Self {
         let mut state = seed;
-        let mut pieces = [[0u64; 64]; 12];
+        let mut pieces = [[0u64; 64]; 14];
         let mut p = 0;
         while p < 12 {
+            let row = Piece::ALL[p] as usize;
             let mut sq = 0;
             while sq < 64 {
-                pieces[p][sq] = splitmix64(&mut state);
+                pieces[row][sq] = splitmix64(&mut state);
                 sq += 1;
             }
             p += 1;

@@ -57,7 +57,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::ALL[self.0.trailing_zeros() as usize & 63])
+            Some(Square::from_bits_masked(self.0.trailing_zeros()))
         }
     }
 
@@ -75,7 +75,7 @@ impl Bitboard {
     #[inline(always)]
     pub(crate) const fn lsb(self) -> Square {
         debug_assert!(self.0 != 0);
-        Square::ALL[self.0.trailing_zeros() as usize & 63]
+        Square::from_bits_masked(self.0.trailing_zeros())
     }
 
     /// The set with `square` added.
@@ -140,7 +140,7 @@ impl Iterator for Squares {
         if self.0 == 0 {
             None
         } else {
-            let square = Square::ALL[self.0.trailing_zeros() as usize & 63];
+            let square = Square::from_bits_masked(self.0.trailing_zeros());
             self.0 &= self.0 - 1;
             Some(square)
         }
@@ -163,7 +163,7 @@ impl DoubleEndedIterator for Squares {
         } else {
             let index = 63 - self.0.leading_zeros() as usize;
             self.0 &= !(1 << index);
-            Some(Square::ALL[index])
+            Some(Square::from_bits_masked(index as u32))
         }
     }
 }

@@ -27,16 +27,12 @@ pub enum MoveKind {
 }
 
 impl MoveKind {
-    const ALL: [MoveKind; 8] = [
-        MoveKind::Normal,
-        MoveKind::DoublePush,
-        MoveKind::Castle,
-        MoveKind::EnPassant,
-        MoveKind::PromoteKnight,
-        MoveKind::PromoteBishop,
-        MoveKind::PromoteRook,
-        MoveKind::PromoteQueen,
-    ];
+    #[inline(always)]
+    const fn from_bits_masked(bits: u16) -> Self {
+        // SAFETY: `MoveKind` is `repr(u8)` with discriminants 0..8, and the
+        // mask keeps the value in that range (see `Square::from_bits_masked`).
+        unsafe { core::mem::transmute((bits & 7) as u8) }
+    }
 
     /// The promotion kind for `piece`, which must be knight to queen.
     pub const fn promotion(piece: PieceKind) -> Option<Self> {
@@ -81,19 +77,19 @@ impl Move {
     /// The square the moving piece leaves (the king, for castling).
     #[inline(always)]
     pub const fn from(self) -> Square {
-        Square::ALL[(self.0 & 63) as usize]
+        Square::from_bits_masked(self.0 as u32)
     }
 
     /// The target square (the castling rook's square, for castling).
     #[inline(always)]
     pub const fn to(self) -> Square {
-        Square::ALL[(self.0 >> 6 & 63) as usize]
+        Square::from_bits_masked((self.0 >> 6) as u32)
     }
 
     /// The kind of move.
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
-        MoveKind::ALL[(self.0 >> 12 & 7) as usize]
+        MoveKind::from_bits_masked(self.0 >> 12)
     }
 
     /// The piece a pawn promotes to, if this is a promotion.

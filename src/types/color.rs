@@ -106,23 +106,24 @@ impl PieceKind {
     }
 }
 
-/// A colored piece. Stored in one byte; `Option<Piece>` is one byte too.
+/// A colored piece, stored in one byte as `kind | color << 3`, so kind and
+/// color are bit fields; `Option<Piece>` is one byte too.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[repr(u8)]
 #[allow(missing_docs)]
 pub enum Piece {
-    WhitePawn,
-    WhiteKnight,
-    WhiteBishop,
-    WhiteRook,
-    WhiteQueen,
-    WhiteKing,
-    BlackPawn,
-    BlackKnight,
-    BlackBishop,
-    BlackRook,
-    BlackQueen,
-    BlackKing,
+    WhitePawn = 0,
+    WhiteKnight = 1,
+    WhiteBishop = 2,
+    WhiteRook = 3,
+    WhiteQueen = 4,
+    WhiteKing = 5,
+    BlackPawn = 8,
+    BlackKnight = 9,
+    BlackBishop = 10,
+    BlackRook = 11,
+    BlackQueen = 12,
+    BlackKing = 13,
 }
 
 impl Piece {
@@ -145,32 +146,32 @@ impl Piece {
     /// The piece of `color` and `kind`.
     #[inline(always)]
     pub const fn new(color: Color, kind: PieceKind) -> Self {
-        Self::ALL[color as usize * 6 + kind as usize]
+        // SAFETY: `kind` is 0..=5 and `color` 0 or 1, so the value is one of
+        // the discriminants above. Like the other bit-field conversions
+        // (`Square::from_bits_masked`), this replaces a table load on the
+        // make/unmake path.
+        unsafe { core::mem::transmute(kind as u8 | (color as u8) << 3) }
     }
 
     /// The piece's kind.
     #[inline(always)]
     pub const fn kind(self) -> PieceKind {
-        const KINDS: [PieceKind; 12] = {
-            let mut kinds = [PieceKind::Pawn; 12];
-            let mut i = 0;
-            while i < 12 {
-                kinds[i] = PieceKind::ALL[i % 6];
-                i += 1;
-            }
-            kinds
-        };
-        KINDS[self as usize]
+        // SAFETY: the low three bits of every discriminant are 0..=5, the
+        // discriminants of `PieceKind`.
+        unsafe { core::mem::transmute(self as u8 & 7) }
     }
 
     /// The piece's color.
     #[inline(always)]
     pub const fn color(self) -> Color {
-        if (self as u8) < 6 {
-            Color::White
-        } else {
-            Color::Black
-        }
+        // SAFETY: bit 3 is the only higher bit used, so this is 0 or 1.
+        unsafe { core::mem::transmute(self as u8 >> 3) }
+    }
+
+    /// Index `0..12` in [`Piece::ALL`] order.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.color() as usize * 6 + self.kind() as usize
     }
 
     /// The FEN letter: upper case for White.

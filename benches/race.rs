@@ -1,0 +1,164 @@
+//! Single-threaded bulk-counting perft race on the five benchmark positions:
+//! this crate, the `cozy-chess` crate's bulk-counting perft, and Stockfish's
+//! `go perft` (if installed), interleaved round by round, best of N.
+//!
+//! `cargo bench --bench race` (set `RACE_ROUNDS`, `RACE_DEPTH_DELTA=-1` for a
+//! quick run, `STOCKFISH=/path/to/stockfish`).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use perft::board::Board;
+use perft::perft::{perft, Mode};
+
+const POSITIONS: [(&str, &str, u32, u64); 5] = [
+    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 119_060_324),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 193_690_690),
+    ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7, 178_633_661),
+    ("mirrored", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 6, 706_045_033),
+    ("talkchess", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89_941_194),
+];
+
+fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    if depth == 1 {
+        board.generate_moves(|moves| {
+            nodes += moves.len() as u64;
+            false
+        });
+    } else {
+        board.generate_moves(|moves| {
+            for mv in moves {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                nodes += cozy_perft(&child, depth - 1);
+            }
+            false
+        });
+    }
+    nodes
+}
+
+struct Stockfish {
+    _child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Stockfish {
+    fn start(path: &str) -> Option<Stockfish> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let stdin = child.stdin.take()?;
+        let stdout = BufReader::new(child.stdout.take()?);
+        let mut sf = Stockfish { _child: child, stdin, stdout };
+        sf.send("uci");
+        sf.wait_for("uciok")?;
+        sf.send("setoption name Threads value 1");
+        sf.send("isready");
+        sf.wait_for("readyok")?;
+        Some(sf)
+    }
+    fn send(&mut self, line: &str) {
+        let _ = writeln!(self.stdin, "{line}");
+        let _ = self.stdin.flush();
+    }
+    fn wait_for(&mut self, prefix: &str) -> Option<String> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self.stdout.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            if line.starts_with(prefix) {
+                return Some(line.trim().to_string());
+            }
+        }
+    }
+    fn perft(&mut self, fen: &str, depth: u32) -> Option<(u64, Duration)> {
+        self.send(&format!("position fen {fen}"));
+        self.send("isready");
+        self.wait_for("readyok")?;
+        let start = Instant::now();
+        self.send(&format!("go perft {depth}"));
+        let line = self.wait_for("Nodes searched")?;
+        let elapsed = start.elapsed();
+        Some((line.rsplit(' ').next()?.parse().ok()?, elapsed))
+    }
+}
+
+fn mnps(nodes: u64, time: Duration) -> f64 {
+    nodes as f64 / time.as_secs_f64() / 1e6
+}
+
+fn geomean(values: &[f64]) -> f64 {
+    (values.iter().map(|v| v.ln()).sum::<f64>() / values.len() as f64).exp()
+}
+
+fn main() {
+    let rounds: usize = std::env::var("RACE_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    let delta: i32 = std::env::var("RACE_DEPTH_DELTA").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
+    let sf_path = std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".to_string());
+    let mut stockfish = Stockfish::start(&sf_path);
+    if stockfish.is_none() {
+        eprintln!("stockfish not found at {sf_path}; racing without it");
+    }
+    let mut best = vec![[0f64; 3]; POSITIONS.len()];
+    for round in 0..rounds {
+        for (i, &(name, fen, depth, expected)) in POSITIONS.iter().enumerate() {
+            let depth = (depth as i32 + delta).max(1) as u32;
+            let check = |who: &str, nodes: u64| {
+                if delta == 0 {
+                    assert_eq!(nodes, expected, "{who} miscounted {name}");
+                }
+            };
+            let mut board = Board::from_fen(fen).unwrap();
+            let start = Instant::now();
+            let nodes = perft(&mut board, depth, Mode::Bulk);
+            let ours = mnps(nodes, start.elapsed());
+            check("perft", nodes);
+
+            let cozy_board: cozy_chess::Board = fen.parse().unwrap();
+            let start = Instant::now();
+            let cozy_nodes = cozy_perft(&cozy_board, depth);
+            let cozy = mnps(cozy_nodes, start.elapsed());
+            assert_eq!(cozy_nodes, nodes, "cozy-chess disagrees on {name}");
+
+            let sf = match stockfish.as_mut().and_then(|sf| sf.perft(fen, depth)) {
+                Some((sf_nodes, time)) => {
+                    assert_eq!(sf_nodes, nodes, "stockfish disagrees on {name}");
+                    mnps(sf_nodes, time)
+                }
+                None => f64::NAN,
+            };
+            for (slot, value) in best[i].iter_mut().zip([ours, cozy, sf]) {
+                *slot = slot.max(value);
+            }
+            eprintln!("round {round} {name:9} d{depth}: perft {ours:6.0}  cozy-chess {cozy:6.0}  stockfish {sf:6.0} Mnps");
+        }
+    }
+    println!("| position | depth | nodes | perft Mnps | cozy-chess Mnps | Stockfish 15.1 Mnps | perft / Stockfish | perft / cozy-chess |");
+    println!("|---|---|---|---|---|---|---|---|");
+    let mut vs_sf = Vec::new();
+    let mut vs_cozy = Vec::new();
+    for (&(name, _, depth, expected), &[ours, cozy, sf]) in POSITIONS.iter().zip(&best) {
+        vs_sf.push(ours / sf);
+        vs_cozy.push(ours / cozy);
+        let depth = (depth as i32 + delta).max(1);
+        let nodes = if delta == 0 { expected.to_string() } else { "-".into() };
+        println!("| {name} | {depth} | {nodes} | {ours:.0} | {cozy:.0} | {sf:.0} | {:.2}x | {:.2}x |", ours / sf, ours / cozy);
+    }
+    println!("| geometric mean | | | {:.0} | {:.0} | {:.0} | **{:.2}x** | **{:.2}x** |",
+        geomean(&best.iter().map(|b| b[0]).collect::<Vec<_>>()),
+        geomean(&best.iter().map(|b| b[1]).collect::<Vec<_>>()),
+        geomean(&best.iter().map(|b| b[2]).collect::<Vec<_>>()),
+        geomean(&vs_sf), geomean(&vs_cozy));
+}
