@@ -105,7 +105,7 @@ impl Board {
         self.side_to_move = them;
 
         if mv.kind() == MoveKind::DoublePush {
-            let ep = Square::index((from as usize + to as usize) / 2);
+            let ep = Square::from_bits_masked((from as u32 + to as u32) / 2);
             let capturers = pawn_attacks(us, ep) & self.colored(them, PieceKind::Pawn);
             if capturers.any() && capturers.into_iter().any(|c| self.ep_capture_is_legal(c, ep)) {
                 state.en_passant = Some(ep);

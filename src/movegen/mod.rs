@@ -113,7 +113,7 @@ impl Sink for MoveList {
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, delta: i8, kind: PawnMoves) {
         for sq in to {
-            let from = Square::index((sq as i8 - delta) as usize);
+            let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
             match kind {
                 PawnMoves::Push | PawnMoves::Capture => {
                     self.push(Move::new(from, sq, MoveKind::Normal));

@@ -80,7 +80,7 @@ impl<F: FnMut(MoveSet)> Sink for Collector<F> {
     }
     fn pawns(&mut self, to: Bitboard, delta: i8, _: PawnMoves) {
         for sq in to {
-            let from = Square::index((sq as i8 - delta) as usize);
+            let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
             self.pawn_targets[from as usize] |= sq;
             self.pawns |= from;
         }

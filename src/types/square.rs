@@ -120,7 +120,7 @@ impl Rank {
     pub const fn relative_to(self, color: Color) -> Self {
         match color {
             Color::White => self,
-            Color::Black => Self::ALL[7 - self as usize],
+            Color::Black => Self::from_bits_masked(7 - self as u32),
         }
     }
 }
