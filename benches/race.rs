@@ -154,11 +154,18 @@ fn main() {
         vs_cozy.push(ours / cozy);
         let depth = (depth as i32 + delta).max(1);
         let nodes = if delta == 0 { expected.to_string() } else { "-".into() };
-        println!("| {name} | {depth} | {nodes} | {ours:.0} | {cozy:.0} | {sf:.0} | {:.2}x | {:.2}x |", ours / sf, ours / cozy);
+        println!(
+            "| {name} | {depth} | {nodes} | {ours:.0} | {cozy:.0} | {sf:.0} | {:.2}x | {:.2}x |",
+            ours / sf,
+            ours / cozy
+        );
     }
-    println!("| geometric mean | | | {:.0} | {:.0} | {:.0} | **{:.2}x** | **{:.2}x** |",
+    println!(
+        "| geometric mean | | | {:.0} | {:.0} | {:.0} | **{:.2}x** | **{:.2}x** |",
         geomean(&best.iter().map(|b| b[0]).collect::<Vec<_>>()),
         geomean(&best.iter().map(|b| b[1]).collect::<Vec<_>>()),
         geomean(&best.iter().map(|b| b[2]).collect::<Vec<_>>()),
-        geomean(&vs_sf), geomean(&vs_cozy));
+        geomean(&vs_sf),
+        geomean(&vs_cozy)
+    );
 }

@@ -5,6 +5,7 @@ pub mod attacks;
 pub mod board;
 pub mod movegen;
 pub mod perft;
+pub mod report;
 pub mod suite;
 pub mod types;
 

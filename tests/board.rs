@@ -3,7 +3,7 @@
 
 use perft::board::zobrist::{self, ZobristKeys};
 use perft::board::{Board, CastlingMode, DrawReason, FenError, FenField, FenOptions, Outcome, Problem};
-use perft::movegen::{MAX_LEGAL_MOVES, MoveSet};
+use perft::movegen::{MoveSet, MAX_LEGAL_MOVES};
 use perft::perft::{divide, perft, Mode};
 use perft::{CastlingSide, Color, Move, MoveKind, PieceKind, Square};
 
@@ -41,7 +41,10 @@ fn keys_follow_the_position_not_the_path() {
     play(&mut b, "e2e4 e7e5 g1f3");
     let mut c = Board::startpos();
     play(&mut c, "g1f3 e7e5 e2e4");
-    assert_eq!(b.fen().split(' ').take(3).collect::<Vec<_>>(), c.fen().split(' ').take(3).collect::<Vec<_>>());
+    assert_eq!(
+        b.fen().split(' ').take(3).collect::<Vec<_>>(),
+        c.fen().split(' ').take(3).collect::<Vec<_>>()
+    );
     assert_eq!(b.key(), c.key());
     // Side to move, castling rights and a legal en-passant square all count.
     let white = board("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
@@ -110,9 +113,14 @@ fn x_fen_and_shredder_fen_castling() {
         "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1",
         FenOptions { castling: CastlingMode::Standard, relaxed: false },
     );
-    assert!(matches!(forced, Err(FenError::Position(ref e)) if matches!(e.problems()[0], Problem::InvalidCastling { right: 'K', .. })), "{forced:?}");
+    assert!(
+        matches!(forced, Err(FenError::Position(ref e)) if matches!(e.problems()[0], Problem::InvalidCastling { right: 'K', .. })),
+        "{forced:?}"
+    );
     // Forcing Chess960 mode on a standard position changes only notation.
-    let forced = Board::from_fen_with(KIWIPETE, FenOptions { castling: CastlingMode::Chess960, relaxed: false }).unwrap();
+    let forced =
+        Board::from_fen_with(KIWIPETE, FenOptions { castling: CastlingMode::Chess960, relaxed: false })
+            .unwrap();
     assert!(forced.is_chess960());
     assert_eq!(forced.fen(), "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w HAha - 0 1");
 }
@@ -200,7 +208,10 @@ fn impossible_positions() {
     assert!(matches!(problem("4k3/3p4/8/3pP3/8/8/8/4K3 w - d6 0 1"), Problem::InvalidEnPassant { .. }));
     // Three checkers (rook, bishop, knight) on the black king.
     assert!(matches!(problem("4k3/8/3N4/8/B7/8/8/K3R3 b - - 0 1"), Problem::ImpossibleCheck(_)));
-    assert!(matches!(problem("kn6/pp6/8/8/8/8/QQQQQ3/QQQQQ2K b - - 0 1"), Problem::TooMuchMaterial(Color::White)));
+    assert!(matches!(
+        problem("kn6/pp6/8/8/8/8/QQQQQ3/QQQQQ2K b - - 0 1"),
+        Problem::TooMuchMaterial(Color::White)
+    ));
     // Relaxed mode accepts the impossible-but-playable kinds only.
     let relaxed = |fen| Board::from_fen_with(fen, FenOptions::RELAXED);
     assert!(relaxed("kn6/pp6/8/8/8/8/QQQQQ3/QQQQQ2K b - - 0 1").is_ok());
@@ -289,7 +300,9 @@ fn insufficient_material() {
 
 #[test]
 fn bulk_and_full_perft_agree_and_divide_sums() {
-    for (fen, depth) in [(perft::board::STARTPOS_FEN, 4), (KIWIPETE, 3), ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4)] {
+    for (fen, depth) in
+        [(perft::board::STARTPOS_FEN, 4), (KIWIPETE, 3), ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4)]
+    {
         let mut b = board(fen);
         let bulk = perft(&mut b, depth, Mode::Bulk);
         assert_eq!(perft(&mut b, depth, Mode::Full), bulk);
@@ -304,9 +317,10 @@ fn bulk_and_full_perft_agree_and_divide_sums() {
 
 #[test]
 fn move_list_is_large_enough() {
-    let b = Board::from_fen_with("kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1", FenOptions::RELAXED).unwrap();
+    let b = Board::from_fen_with("kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1", FenOptions::RELAXED)
+        .unwrap();
     assert_eq!(b.legal_moves().len(), 270);
-    assert!(MAX_LEGAL_MOVES >= 270);
+    const { assert!(MAX_LEGAL_MOVES >= 270) };
     assert_eq!(board("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").count_legal_moves(), 218);
 }
 
@@ -330,8 +344,18 @@ fn move_sets_describe_every_move() {
     b.for_each_move_set(|s| sets.push(s));
     let total: usize = sets.iter().map(MoveSet::len).sum();
     assert_eq!(total as u64, b.count_legal_moves());
-    let king = sets.iter().filter(|s| s.piece == PieceKind::King).flat_map(|s| s.moves()).filter(|m| m.is_castle()).count();
+    let king = sets
+        .iter()
+        .filter(|s| s.piece == PieceKind::King)
+        .flat_map(|s| s.moves())
+        .filter(|m| m.is_castle())
+        .count();
     assert_eq!(king, 2);
-    let promotions = sets.iter().filter(|s| s.piece == PieceKind::Pawn).flat_map(|s| s.moves()).filter(|m| m.promotion().is_some()).count();
+    let promotions = sets
+        .iter()
+        .filter(|s| s.piece == PieceKind::Pawn)
+        .flat_map(|s| s.moves())
+        .filter(|m| m.promotion().is_some())
+        .count();
     assert_eq!(promotions, 8, "b7-b8 and b7xa8, four ways each");
 }

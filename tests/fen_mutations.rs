@@ -59,7 +59,9 @@ fn exercise(fen: &str) -> Result<usize, String> {
     for castling in [CastlingMode::Detect, CastlingMode::Standard, CastlingMode::Chess960] {
         for relaxed in [false, true] {
             let options = FenOptions { castling, relaxed };
-            let Ok(mut board) = Board::from_fen_with(fen, options) else { continue };
+            let Ok(mut board) = Board::from_fen_with(fen, options) else {
+                continue;
+            };
             accepted += 1;
             board.check_consistency().map_err(|e| format!("{fen}: {e}"))?;
             let bulk = perft(&mut board, 2, Mode::Bulk);
@@ -67,8 +69,18 @@ fn exercise(fen: &str) -> Result<usize, String> {
             if bulk != full {
                 return Err(format!("{fen} {options:?}: bulk {bulk} != full {full}"));
             }
-            let again = Board::from_fen_with(&board.fen(), FenOptions { castling: if board.is_chess960() { CastlingMode::Chess960 } else { CastlingMode::Standard }, relaxed })
-                .map_err(|e| format!("{fen}: own FEN {} refused: {e}", board.fen()))?;
+            let again = Board::from_fen_with(
+                &board.fen(),
+                FenOptions {
+                    castling: if board.is_chess960() {
+                        CastlingMode::Chess960
+                    } else {
+                        CastlingMode::Standard
+                    },
+                    relaxed,
+                },
+            )
+            .map_err(|e| format!("{fen}: own FEN {} refused: {e}", board.fen()))?;
             if again.fen() != board.fen() || again.key() != board.key() {
                 return Err(format!("{fen}: round trip {} -> {}", board.fen(), again.fen()));
             }

@@ -52,11 +52,8 @@ fn our_moves(board: &Board) -> Vec<String> {
 }
 
 fn their_moves(pos: &Chess) -> Vec<String> {
-    let mut moves: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| m.to_uci(shakmaty::CastlingMode::Chess960).to_string())
-        .collect();
+    let mut moves: Vec<String> =
+        pos.legal_moves().iter().map(|m| m.to_uci(shakmaty::CastlingMode::Chess960).to_string()).collect();
     moves.sort();
     moves
 }
@@ -76,7 +73,9 @@ fn playout(fen: &str, seed: u64, plies: usize) -> Result<Tally, String> {
     let mut tally = Tally::default();
     // Positions strict mode refuses (impossible but playable) are skipped:
     // shakmaty refuses them as well.
-    let Ok(mut board) = Board::from_fen(fen) else { return Ok(tally) };
+    let Ok(mut board) = Board::from_fen(fen) else {
+        return Ok(tally);
+    };
     let mut pos: Chess = Fen::from_ascii(fen.as_bytes())
         .map_err(|e| format!("{fen}: shakmaty cannot read it: {e}"))?
         .into_position(shakmaty::CastlingMode::Chess960)
@@ -85,7 +84,8 @@ fn playout(fen: &str, seed: u64, plies: usize) -> Result<Tally, String> {
     let mut rng = Rng(seed | 1);
     let mut played: Vec<Move> = Vec::new();
     for _ in 0..plies {
-        let context = || format!("{} after {:?}", fen, played.iter().map(|m| m.to_string()).collect::<Vec<_>>());
+        let context =
+            || format!("{} after {:?}", fen, played.iter().map(|m| m.to_string()).collect::<Vec<_>>());
         tally.positions += 1;
         if board.is_chess960() {
             tally.chess960_positions += 1;
@@ -105,7 +105,11 @@ fn playout(fen: &str, seed: u64, plies: usize) -> Result<Tally, String> {
         });
         from_sets.sort();
         if counted != ours.len() || by_sets != ours.len() || from_sets != ours {
-            return Err(format!("{}: count {counted}, sets {by_sets} ({from_sets:?}), list {}", context(), ours.len()));
+            return Err(format!(
+                "{}: count {counted}, sets {by_sets} ({from_sets:?}), list {}",
+                context(),
+                ours.len()
+            ));
         }
         if board.is_checkmate() != pos.is_checkmate() || board.is_stalemate() != pos.is_stalemate() {
             return Err(format!("{}: mate/stalemate status differs", context()));
@@ -158,7 +162,12 @@ fn random_playouts_match_shakmaty() {
         .map(|(i, fen)| playout(fen, 0x9e37_79b9_7f4a_7c15 ^ (i as u64 * 0x1000_0000_01b3), 40))
         .collect();
     let failures: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
-    assert!(failures.is_empty(), "{} failures, first:\n{}", failures.len(), failures.iter().take(5).map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures, first:\n{}",
+        failures.len(),
+        failures.iter().take(5).map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+    );
     let positions: usize = results.iter().map(|r| r.as_ref().unwrap().positions).sum();
     let chess960: usize = results.iter().map(|r| r.as_ref().unwrap().chess960_positions).sum();
     eprintln!("compared {positions} positions ({chess960} Chess960) with shakmaty");

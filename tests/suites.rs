@@ -49,7 +49,13 @@ fn run_suite(file: &str, strict_rejects: &[usize], cap: u64) -> usize {
                 .then(|| format!("{file}:{line}: {fen} depth {depth}: expected {expected}, got {nodes}"))
         })
         .collect();
-    assert!(failures.is_empty(), "{} of {} checks failed:\n{}", failures.len(), checks.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} checks failed:\n{}",
+        failures.len(),
+        checks.len(),
+        failures.join("\n")
+    );
     checks.len()
 }
 

@@ -125,8 +125,10 @@ mod tests {
         for _ in 0..20_000 {
             let occupied = Bitboard(xorshift(&mut rng) & xorshift(&mut rng));
             for sq in Square::ALL {
-                let rook = Bitboard(rays::slider_attacks_slow(sq as usize, occupied.0, &rays::ROOK_DIRECTIONS));
-                let bishop = Bitboard(rays::slider_attacks_slow(sq as usize, occupied.0, &rays::BISHOP_DIRECTIONS));
+                let rook =
+                    Bitboard(rays::slider_attacks_slow(sq as usize, occupied.0, &rays::ROOK_DIRECTIONS));
+                let bishop =
+                    Bitboard(rays::slider_attacks_slow(sq as usize, occupied.0, &rays::BISHOP_DIRECTIONS));
                 assert_eq!(rook_attacks(sq, occupied), rook, "rook {sq} {occupied:?}");
                 assert_eq!(bishop_attacks(sq, occupied), bishop, "bishop {sq} {occupied:?}");
                 assert_eq!(magic::rook_attacks(sq, occupied), rook);

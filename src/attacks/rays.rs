@@ -53,8 +53,14 @@ pub(crate) const fn relevant_blockers(sq: usize, directions: &[(i8, i8); 4]) -> 
 const fn between_table() -> [[Bitboard; 64]; 64] {
     let mut table = [[Bitboard::EMPTY; 64]; 64];
     let directions = [
-        ROOK_DIRECTIONS[0], ROOK_DIRECTIONS[1], ROOK_DIRECTIONS[2], ROOK_DIRECTIONS[3],
-        BISHOP_DIRECTIONS[0], BISHOP_DIRECTIONS[1], BISHOP_DIRECTIONS[2], BISHOP_DIRECTIONS[3],
+        ROOK_DIRECTIONS[0],
+        ROOK_DIRECTIONS[1],
+        ROOK_DIRECTIONS[2],
+        ROOK_DIRECTIONS[3],
+        BISHOP_DIRECTIONS[0],
+        BISHOP_DIRECTIONS[1],
+        BISHOP_DIRECTIONS[2],
+        BISHOP_DIRECTIONS[3],
     ];
     let mut a = 0;
     while a < 64 {
@@ -89,13 +95,10 @@ const fn line_table() -> [[Bitboard; 64]; 64] {
             let bit_a = 1u64 << a;
             let bit_b = 1u64 << b;
             if rook & bit_b != 0 {
-                table[a][b] = Bitboard(
-                    (rook & slider_attacks_slow(b, 0, &ROOK_DIRECTIONS)) | bit_a | bit_b,
-                );
+                table[a][b] = Bitboard((rook & slider_attacks_slow(b, 0, &ROOK_DIRECTIONS)) | bit_a | bit_b);
             } else if bishop & bit_b != 0 {
-                table[a][b] = Bitboard(
-                    (bishop & slider_attacks_slow(b, 0, &BISHOP_DIRECTIONS)) | bit_a | bit_b,
-                );
+                table[a][b] =
+                    Bitboard((bishop & slider_attacks_slow(b, 0, &BISHOP_DIRECTIONS)) | bit_a | bit_b);
             }
             b += 1;
         }

@@ -42,9 +42,8 @@ impl CastlingConfig {
                 let rook_to = rook_destination(color, side);
                 let path = between(k, king_to).with(king_to);
                 config.king_path[color as usize][side as usize] = path;
-                config.empty[color as usize][side as usize] = (path | between(r, rook_to).with(rook_to))
-                    .without(k)
-                    .without(r);
+                config.empty[color as usize][side as usize] =
+                    (path | between(r, rook_to).with(rook_to)).without(k).without(r);
                 let lost = &mut config.lost;
                 lost[k as usize] = lost[k as usize].union(CastlingRights::of(color));
                 lost[r as usize] = lost[r as usize].union(CastlingRights::single(color, side));

@@ -182,8 +182,7 @@ fn parse_counter(text: &str, field: FenField) -> Result<u32, FenError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(FenError::field(field, text, "expected a non-negative whole number"));
     }
-    text.parse::<u32>()
-        .map_err(|_| FenError::field(field, text, "number too large (at most 4294967295)"))
+    text.parse::<u32>().map_err(|_| FenError::field(field, text, "number too large (at most 4294967295)"))
 }
 
 fn parse_placement(text: &str) -> Result<[Option<Piece>; 64], FenError> {

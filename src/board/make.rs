@@ -54,9 +54,8 @@ impl Board {
                 let victim = Piece::new(them, PieceKind::Pawn);
                 self.remove_piece(victim, victim_square);
                 self.move_piece(piece, from, to);
-                state.key ^= keys.piece(victim, victim_square)
-                    ^ keys.piece(piece, from)
-                    ^ keys.piece(piece, to);
+                state.key ^=
+                    keys.piece(victim, victim_square) ^ keys.piece(piece, from) ^ keys.piece(piece, to);
                 state.rule50 = 0;
                 captured = Some(victim);
             }

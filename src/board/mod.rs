@@ -18,9 +18,7 @@ use core::fmt;
 use crate::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
-use crate::types::{
-    Bitboard, CastlingRights, CastlingSide, Color, Move, Piece, PieceKind, Rank, Square,
-};
+use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, Piece, PieceKind, Rank, Square};
 pub(crate) use castling::{king_destination, rook_destination, CastlingConfig};
 pub use fen::{CastlingMode, FenError, FenField, FenOptions};
 pub use status::{DrawReason, Outcome};
@@ -145,10 +143,7 @@ impl Board {
     /// The square of the rook `color` castles with on `side`, while that
     /// right exists.
     pub fn castling_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
-        self.state
-            .castling
-            .has(color, side)
-            .then(|| self.castling.rook[color as usize][side as usize])
+        self.state.castling.has(color, side).then(|| self.castling.rook[color as usize][side as usize])
     }
 
     /// The en-passant square, present only when an en-passant capture is
@@ -223,6 +218,23 @@ impl Board {
         self.history.iter().map(|entry| entry.mv)
     }
 
+    /// A copy of the position without its move history: what a worker
+    /// needs to search a subtree (cheaper than [`Clone`] deep in a game).
+    pub fn fork(&self) -> Board {
+        let history = Vec::with_capacity(32);
+        Board {
+            by_kind: self.by_kind,
+            by_color: self.by_color,
+            mailbox: self.mailbox,
+            side_to_move: self.side_to_move,
+            state: self.state,
+            start_ply: self.start_ply + self.history.len() as u64,
+            chess960: self.chess960,
+            history,
+            castling: self.castling.clone(),
+        }
+    }
+
     /// Forgets the move history (the position stays). [`Board::unmake`] then
     /// has nothing to undo, and repetitions before this point are not seen.
     pub fn clear_history(&mut self) {
@@ -236,8 +248,7 @@ impl Board {
     #[inline]
     pub fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
         let rooks = self.by_kind[PieceKind::Rook as usize] | self.by_kind[PieceKind::Queen as usize];
-        let bishops =
-            self.by_kind[PieceKind::Bishop as usize] | self.by_kind[PieceKind::Queen as usize];
+        let bishops = self.by_kind[PieceKind::Bishop as usize] | self.by_kind[PieceKind::Queen as usize];
         ((knight_attacks(sq) & self.by_kind[PieceKind::Knight as usize])
             | (king_attacks(sq) & self.by_kind[PieceKind::King as usize])
             | (pawn_attacks(!by, sq) & self.by_kind[PieceKind::Pawn as usize])
@@ -342,7 +353,10 @@ impl Board {
                 let color = if self.by_color[0].has(sq) { Color::White } else { Color::Black };
                 let piece = Piece::new(color, kind);
                 if self.mailbox[sq as usize] != Some(piece) {
-                    return Err(format!("bitboards say {piece:?} on {sq}, mailbox says {:?}", self.mailbox[sq as usize]));
+                    return Err(format!(
+                        "bitboards say {piece:?} on {sq}, mailbox says {:?}",
+                        self.mailbox[sq as usize]
+                    ));
                 }
                 key ^= keys.piece(piece, sq);
             }

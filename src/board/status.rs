@@ -67,7 +67,8 @@ impl Board {
     /// either at most one minor piece in all, or only bishops, all on
     /// squares of one color.
     pub fn is_insufficient_material(&self) -> bool {
-        let heavy = self.pieces(PieceKind::Pawn) | self.pieces(PieceKind::Rook) | self.pieces(PieceKind::Queen);
+        let heavy =
+            self.pieces(PieceKind::Pawn) | self.pieces(PieceKind::Rook) | self.pieces(PieceKind::Queen);
         if heavy.any() {
             return false;
         }
@@ -76,7 +77,8 @@ impl Board {
         if (knights | bishops).count() <= 1 {
             return true;
         }
-        knights.is_empty() && ((bishops & Bitboard::LIGHT).is_empty() || (bishops & Bitboard::DARK).is_empty())
+        knights.is_empty()
+            && ((bishops & Bitboard::LIGHT).is_empty() || (bishops & Bitboard::DARK).is_empty())
     }
 
     /// The game's outcome: checkmate or stalemate first, then insufficient

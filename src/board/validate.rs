@@ -6,9 +6,7 @@ use core::fmt;
 use super::fen::{CastlingMode, CastlingToken, FenOptions, Setup};
 use super::{zobrist, Board, CastlingConfig, State};
 use crate::attacks::aligned;
-use crate::types::{
-    Bitboard, CastlingRights, CastlingSide, Color, File, Piece, PieceKind, Rank, Square,
-};
+use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, File, Piece, PieceKind, Rank, Square};
 
 /// Something that makes a position unacceptable.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -150,11 +148,7 @@ struct ResolvedRight {
 
 /// Matches each castling token to a rook. Returns the rights found and
 /// whether any of them needs Chess960.
-fn resolve_castling(
-    board: &Board,
-    setup: &Setup,
-    problems: &mut Vec<Problem>,
-) -> (Vec<ResolvedRight>, bool) {
+fn resolve_castling(board: &Board, setup: &Setup, problems: &mut Vec<Problem>) -> (Vec<ResolvedRight>, bool) {
     let mut rights: Vec<ResolvedRight> = Vec::new();
     let mut needs_960 = false;
     for &(color, token, letter) in &setup.castling {
@@ -339,12 +333,9 @@ pub(crate) fn board_from_setup(setup: &Setup, options: FenOptions) -> Result<Boa
             Some(reason) => problems.push(Problem::InvalidEnPassant { square: ep, reason }),
             None => {
                 if checkers.any() {
-                    let uncovered = board
-                        .attackers(our_king, !us, (occupied ^ pushed_to.bitboard()) | pushed_from)
-                        .any();
-                    if checkers.more_than_one()
-                        || (checkers.single() != Some(pushed_to) && uncovered)
-                    {
+                    let uncovered =
+                        board.attackers(our_king, !us, (occupied ^ pushed_to.bitboard()) | pushed_from).any();
+                    if checkers.more_than_one() || (checkers.single() != Some(pushed_to) && uncovered) {
                         problems.push(Problem::ImpossibleCheck(
                             "the check could not come from the double push the en-passant square implies",
                         ));

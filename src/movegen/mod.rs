@@ -7,7 +7,9 @@
 //! along the rank), is tested by simulating the resulting occupancy.
 //!
 //! The generator is generic over a [`Sink`] so that counting leaves costs a
-//! popcount per set, while a [`MoveList`] expands sets into moves.
+//! popcount per set, while a [`MoveList`] expands sets into moves. Moves come
+//! in Stockfish's order (pawns, knights, bishops, rooks, queens, king,
+//! castling), so divides read alike.
 
 mod sets;
 
@@ -18,9 +20,7 @@ use crate::attacks::{
     rook_attacks, rook_rays,
 };
 use crate::board::{king_destination, rook_destination, Board};
-use crate::types::{
-    Bitboard, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square,
-};
+use crate::types::{Bitboard, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square};
 pub use sets::MoveSet;
 
 /// An upper bound on the number of legal moves in any position a board
@@ -157,21 +157,33 @@ const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
 /// Pawns shifted one rank forward.
 #[inline(always)]
 fn forward<const WHITE: bool>(bb: Bitboard) -> Bitboard {
-    if WHITE { Bitboard(bb.0 << 8) } else { Bitboard(bb.0 >> 8) }
+    if WHITE {
+        Bitboard(bb.0 << 8)
+    } else {
+        Bitboard(bb.0 >> 8)
+    }
 }
 
 /// Pawns shifted one rank forward (for us, or for them if `theirs`) and one
 /// file towards a.
 #[inline(always)]
 fn forward_west<const WHITE: bool>(bb: Bitboard, theirs: bool) -> Bitboard {
-    if WHITE != theirs { Bitboard((bb.0 & NOT_FILE_A) << 7) } else { Bitboard((bb.0 & NOT_FILE_A) >> 9) }
+    if WHITE != theirs {
+        Bitboard((bb.0 & NOT_FILE_A) << 7)
+    } else {
+        Bitboard((bb.0 & NOT_FILE_A) >> 9)
+    }
 }
 
 /// Pawns shifted one rank forward (for us, or for them if `theirs`) and one
 /// file towards h.
 #[inline(always)]
 fn forward_east<const WHITE: bool>(bb: Bitboard, theirs: bool) -> Bitboard {
-    if WHITE != theirs { Bitboard((bb.0 & NOT_FILE_H) << 9) } else { Bitboard((bb.0 & NOT_FILE_H) >> 7) }
+    if WHITE != theirs {
+        Bitboard((bb.0 & NOT_FILE_H) << 9)
+    } else {
+        Bitboard((bb.0 & NOT_FILE_H) >> 7)
+    }
 }
 
 #[inline(always)]
@@ -193,8 +205,7 @@ fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
     // Checkers and pins. Looking from our king with only their pieces as
     // blockers finds every slider that checks or pins: the squares between
     // decide which (none of ours: check; exactly one: pin).
-    let mut checkers =
-        (knight_attacks(king) & their_knights) | (pawn_attacks(us, king) & their_pawns);
+    let mut checkers = (knight_attacks(king) & their_knights) | (pawn_attacks(us, king) & their_pawns);
     let mut pinned_straight = Bitboard::EMPTY;
     let mut pinned_diagonal = Bitboard::EMPTY;
     for slider in rook_attacks(king, theirs) & their_straight {
@@ -247,9 +258,8 @@ fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
             }
         }
     }
-    sink.piece(PieceKind::King, king, king_targets);
-
     if checkers.more_than_one() {
+        sink.piece(PieceKind::King, king, king_targets);
         return;
     }
     let check_mask = match checkers.first() {
@@ -258,6 +268,48 @@ fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
     };
     let target = check_mask - ours;
     let pinned = pinned_straight | pinned_diagonal;
+
+    // Pawns, set-wise. A pawn pinned along a file may still push, one
+    // pinned along a diagonal may still capture along it; the pin rays all
+    // start at the king, so moving inside their union keeps a pinned pawn on
+    // its own ray.
+    let pawns = board.colored(us, PieceKind::Pawn);
+    let last_rank = Rank::Eighth.relative_to(us).bitboard();
+    let third_rank = Rank::Third.relative_to(us).bitboard();
+    let empty = !occupied;
+    let free = pawns - pinned;
+    let (up, up_west, up_east) = if WHITE { (8, 7, 9) } else { (-8, -9, -7) };
+
+    let single =
+        (forward::<WHITE>(free) | (forward::<WHITE>(pawns & pinned_straight) & pinned_straight)) & empty;
+    let double = forward::<WHITE>(single & third_rank) & empty & check_mask;
+    let single = single & check_mask;
+    sink.pawns(single - last_rank, up, PawnMoves::Push);
+    sink.pawns(double, 2 * up, PawnMoves::DoublePush);
+
+    let capture_target = theirs & check_mask;
+    let diagonal_pawns = pawns & pinned_diagonal;
+    let west = (forward_west::<WHITE>(free, false)
+        | (forward_west::<WHITE>(diagonal_pawns, false) & pinned_diagonal))
+        & capture_target;
+    let east = (forward_east::<WHITE>(free, false)
+        | (forward_east::<WHITE>(diagonal_pawns, false) & pinned_diagonal))
+        & capture_target;
+    if (pawns & Rank::Seventh.relative_to(us).bitboard()).any() {
+        sink.pawns(east & last_rank, up_east, PawnMoves::Promotion);
+        sink.pawns(west & last_rank, up_west, PawnMoves::Promotion);
+        sink.pawns(single & last_rank, up, PawnMoves::Promotion);
+    }
+    sink.pawns(east - last_rank, up_east, PawnMoves::Capture);
+    sink.pawns(west - last_rank, up_west, PawnMoves::Capture);
+
+    if let Some(ep) = board.en_passant() {
+        for from in pawn_attacks(them, ep) & pawns {
+            if board.ep_capture_is_legal(from, ep) {
+                sink.en_passant(from, ep);
+            }
+        }
+    }
 
     for from in board.colored(us, PieceKind::Knight) - pinned {
         sink.piece(PieceKind::Knight, from, knight_attacks(from) & target);
@@ -287,45 +339,7 @@ fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
         }
     }
 
-    // Pawns, set-wise. A pawn pinned along a file may still push, one
-    // pinned along a diagonal may still capture along it; the pin rays all
-    // start at the king, so moving inside their union keeps a pinned pawn on
-    // its own ray.
-    let pawns = board.colored(us, PieceKind::Pawn);
-    let last_rank = Rank::Eighth.relative_to(us).bitboard();
-    let third_rank = Rank::Third.relative_to(us).bitboard();
-    let empty = !occupied;
-    let free = pawns - pinned;
-    let (up, up_west, up_east) = if WHITE { (8, 7, 9) } else { (-8, -9, -7) };
-
-    let single = (forward::<WHITE>(free) | (forward::<WHITE>(pawns & pinned_straight) & pinned_straight))
-        & empty;
-    let double = forward::<WHITE>(single & third_rank) & empty & check_mask;
-    let single = single & check_mask;
-    sink.pawns(single - last_rank, up, PawnMoves::Push);
-    sink.pawns(double, 2 * up, PawnMoves::DoublePush);
-
-    let capture_target = theirs & check_mask;
-    let diagonal_pawns = pawns & pinned_diagonal;
-    let west = (forward_west::<WHITE>(free, false) | (forward_west::<WHITE>(diagonal_pawns, false) & pinned_diagonal))
-        & capture_target;
-    let east = (forward_east::<WHITE>(free, false) | (forward_east::<WHITE>(diagonal_pawns, false) & pinned_diagonal))
-        & capture_target;
-    sink.pawns(west - last_rank, up_west, PawnMoves::Capture);
-    sink.pawns(east - last_rank, up_east, PawnMoves::Capture);
-    if (pawns & Rank::Seventh.relative_to(us).bitboard()).any() {
-        sink.pawns(single & last_rank, up, PawnMoves::Promotion);
-        sink.pawns(west & last_rank, up_west, PawnMoves::Promotion);
-        sink.pawns(east & last_rank, up_east, PawnMoves::Promotion);
-    }
-
-    if let Some(ep) = board.en_passant() {
-        for from in pawn_attacks(them, ep) & pawns {
-            if board.ep_capture_is_legal(from, ep) {
-                sink.en_passant(from, ep);
-            }
-        }
-    }
+    sink.piece(PieceKind::King, king, king_targets);
 
     if checkers.is_empty() {
         let rights = board.castling_rights();
@@ -422,17 +436,16 @@ impl Board {
         }
         let from: Square = text[0..2].parse().map_err(|_| malformed())?;
         let to: Square = text[2..4].parse().map_err(|_| malformed())?;
-        let promotion = match text.as_bytes().get(4) {
-            None => None,
-            Some(&c) => match PieceKind::from_char(c as char) {
-                Some(kind @ (PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen))
-                    if (c as char).is_ascii_lowercase() =>
-                {
-                    Some(kind)
-                }
-                _ => return Err(malformed()),
-            },
-        };
+        let promotion =
+            match text.as_bytes().get(4) {
+                None => None,
+                Some(&c) => match PieceKind::from_char(c as char) {
+                    Some(
+                        kind @ (PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen),
+                    ) if (c as char).is_ascii_lowercase() => Some(kind),
+                    _ => return Err(malformed()),
+                },
+            };
         self.legal_moves()
             .into_iter()
             .find(|mv| {

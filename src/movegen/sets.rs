@@ -42,7 +42,11 @@ impl MoveSet {
     pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
         self.to.into_iter().flat_map(move |to| {
             let kind = if self.special.has(to) {
-                if self.piece == PieceKind::King { MoveKind::Castle } else { MoveKind::EnPassant }
+                if self.piece == PieceKind::King {
+                    MoveKind::Castle
+                } else {
+                    MoveKind::EnPassant
+                }
             } else if self.piece == PieceKind::Pawn && (to as i8 - self.from as i8).abs() == 16 {
                 MoveKind::DoublePush
             } else {
@@ -50,7 +54,12 @@ impl MoveSet {
             };
             let promotes = self.piece == PieceKind::Pawn && matches!(to.rank(), Rank::First | Rank::Eighth);
             let kinds: &'static [MoveKind] = if promotes {
-                &[MoveKind::PromoteQueen, MoveKind::PromoteRook, MoveKind::PromoteBishop, MoveKind::PromoteKnight]
+                &[
+                    MoveKind::PromoteQueen,
+                    MoveKind::PromoteRook,
+                    MoveKind::PromoteBishop,
+                    MoveKind::PromoteKnight,
+                ]
             } else {
                 match kind {
                     MoveKind::Castle => &[MoveKind::Castle],
@@ -97,8 +106,12 @@ impl<F: FnMut(MoveSet)> Sink for Collector<F> {
 }
 
 pub(super) fn for_each(board: &Board, f: impl FnMut(MoveSet)) {
-    let mut collector =
-        Collector { f, pawn_targets: [Bitboard::EMPTY; 64], pawn_special: Bitboard::EMPTY, pawns: Bitboard::EMPTY };
+    let mut collector = Collector {
+        f,
+        pawn_targets: [Bitboard::EMPTY; 64],
+        pawn_special: Bitboard::EMPTY,
+        pawns: Bitboard::EMPTY,
+    };
     generate(board, &mut collector);
     for from in collector.pawns {
         let to = collector.pawn_targets[from as usize];

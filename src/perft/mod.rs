@@ -1,4 +1,9 @@
-//! Perft: counting the leaves of the legal move tree.
+//! Perft: counting the leaves of the legal move tree, serially or in
+//! parallel.
+
+mod parallel;
+
+pub use parallel::{divide_parallel, perft_parallel, with_threads, SERIAL_DEPTH};
 
 use crate::board::Board;
 use crate::movegen::MoveList;

@@ -153,7 +153,10 @@ fn parse_perft_line(rest: &str) -> Result<(u32, u64), String> {
 }
 
 /// Splits an EPD line into FEN, id and counts.
-fn parse_epd_line(text: &str) -> Result<(String, Option<String>, Vec<(u32, u64)>), String> {
+/// A FEN, its id and its counts.
+type EpdRecord = (String, Option<String>, Vec<(u32, u64)>);
+
+fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
     let (head, operations) = text.split_once(';').unwrap_or((text, ""));
     let tokens: Vec<&str> = head.split_ascii_whitespace().collect();
     if tokens.len() < 4 {
@@ -178,7 +181,8 @@ fn parse_epd_line(text: &str) -> Result<(String, Option<String>, Vec<(u32, u64)>
         if op.is_empty() {
             continue;
         }
-        if let Some(depth_text) = op.strip_prefix('D').filter(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
+        if let Some(depth_text) = op.strip_prefix('D').filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+        {
             let (depth, count) = depth_text
                 .split_once(char::is_whitespace)
                 .ok_or_else(|| format!("operation {:?} has no node count", truncate(op, 40)))?;

@@ -1,0 +1,49 @@
+//! Command-line parsing, dispatch, exit codes and error printing.
+
+mod args;
+mod output;
+mod run;
+mod suite;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+pub use args::{Cli, Command};
+
+/// Exit status: every count matched (or nothing to check).
+pub const EXIT_OK: u8 = 0;
+/// Exit status: a count did not match.
+pub const EXIT_MISMATCH: u8 = 1;
+/// Exit status: bad input or usage (unreadable files, malformed FEN, bad options).
+pub const EXIT_BAD_INPUT: u8 = 2;
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_BAD_INPUT } else { EXIT_OK };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Suite(args) => suite::suite(args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(error) if is_broken_pipe(&error) => ExitCode::from(EXIT_OK),
+        Err(error) => {
+            eprintln!("Error: {error:#}");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+/// A closed stdout (`perft run 7 | head -1`) is not an error.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

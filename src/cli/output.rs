@@ -1,0 +1,116 @@
+//! Shared pieces of the commands: thread counts, positions, report targets,
+//! progress bars, human output.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
+use perft::report;
+use serde::Serialize;
+
+use super::args::PositionArgs;
+
+/// The thread count to use: as asked, or all cores.
+pub fn threads(requested: Option<usize>) -> Result<usize> {
+    match requested {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// The board described by `--fen`/`--startpos`, `--moves`, `--chess960`.
+pub fn position(args: &PositionArgs) -> Result<Board> {
+    let fen = args.fen.as_deref().unwrap_or(STARTPOS_FEN);
+    let options = FenOptions {
+        castling: if args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Detect },
+        relaxed: args.relaxed,
+    };
+    let mut board = Board::from_fen_with(fen, options).with_context(|| format!("bad --fen {fen:?}"))?;
+    for (i, mv) in args.moves.iter().enumerate() {
+        board.play_uci(mv).with_context(|| format!("bad --moves entry {} ({mv:?})", i + 1))?;
+    }
+    Ok(board)
+}
+
+/// Where a JSON report goes.
+pub enum ReportTarget {
+    Stdout,
+    File(PathBuf),
+}
+
+impl ReportTarget {
+    /// Resolves `--json [FILE]`: `-` is stdout, an empty value (the flag
+    /// without a file) or `None` with `default_on` is a timestamped file in
+    /// `results/`. File targets are checked for writability now, so a long
+    /// run does not fail at the end.
+    pub fn resolve(json: Option<&Path>, kind: &str, default_on: bool) -> Result<Option<ReportTarget>> {
+        let target = match json {
+            Some(path) if path == Path::new("-") => return Ok(Some(ReportTarget::Stdout)),
+            Some(path) if path.as_os_str().is_empty() => {
+                report::default_report_path(Path::new("results"), kind)
+            }
+            Some(path) => path.to_path_buf(),
+            None if default_on => report::default_report_path(Path::new("results"), kind),
+            None => return Ok(None),
+        };
+        report::check_writable(&target)
+            .with_context(|| format!("cannot write the report to {}", target.display()))?;
+        Ok(Some(ReportTarget::File(target)))
+    }
+
+    pub fn is_stdout(target: &Option<ReportTarget>) -> bool {
+        matches!(target, Some(ReportTarget::Stdout))
+    }
+
+    /// Writes `value`; returns the path written, if a file.
+    pub fn write(&self, value: &impl Serialize) -> Result<Option<PathBuf>> {
+        match self {
+            ReportTarget::Stdout => {
+                let mut out = std::io::stdout().lock();
+                serde_json::to_writer_pretty(&mut out, value)?;
+                writeln!(out)?;
+                Ok(None)
+            }
+            ReportTarget::File(path) => {
+                report::write_json_atomic(path, value)
+                    .with_context(|| format!("cannot write the report to {}", path.display()))?;
+                Ok(Some(path.clone()))
+            }
+        }
+    }
+}
+
+/// Human output: stdout, or stderr when stdout carries the JSON report.
+pub fn human_output(report_on_stdout: bool) -> Box<dyn Write> {
+    if report_on_stdout {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    }
+}
+
+/// A progress bar on stderr, or a hidden one when stderr is not a terminal.
+pub fn progress_bar(len: u64, template: &str, visible: bool) -> ProgressBar {
+    if !visible || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// Millions of nodes per second.
+pub fn mnps(nodes: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        nodes as f64 / seconds / 1e6
+    } else {
+        0.0
+    }
+}

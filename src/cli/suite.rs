@@ -1,0 +1,181 @@
+//! `perft suite`: check counts against suite files.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use anyhow::Result;
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use perft::board::CastlingMode;
+use perft::perft::{with_threads, Mode};
+use perft::report::{MachineInfo, SuiteReport, SuiteSettings, ToolInfo};
+use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOptions, SuitePlan};
+
+use super::args::SuiteArgs;
+use super::output::{self, ReportTarget};
+use super::{EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK};
+
+/// The suite run when no files are given (see `scripts/make-default-suite.py`).
+pub const DEFAULT_SUITE: &[u8] = include_bytes!("../../positions/default.epd");
+/// The name reports give the default suite.
+pub const DEFAULT_SUITE_NAME: &str = "positions/default.epd";
+
+pub fn suite(args: SuiteArgs) -> Result<u8> {
+    let threads = output::threads(args.threads)?;
+    let target = ReportTarget::resolve(args.json.as_deref(), "suite", !args.no_json)?;
+    let files: Vec<SuiteFile> = if args.files.is_empty() {
+        vec![SuiteFile { name: DEFAULT_SUITE_NAME.to_string(), content: Ok(parse_suite(DEFAULT_SUITE)) }]
+    } else {
+        args.files
+            .iter()
+            .map(|path| SuiteFile { name: path.display().to_string(), content: load_suite_file(path) })
+            .collect()
+    };
+    let mode = if args.full { Mode::Full } else { Mode::Bulk };
+    let options = SuiteOptions {
+        castling: if args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Detect },
+        relaxed: args.relaxed,
+        max_depth: args.max_depth,
+        max_nodes: args.max_nodes,
+        fail_fast: args.fail_fast,
+        mode,
+    };
+    let plan = SuitePlan::new(files, options);
+    let total_checks = plan.checks();
+
+    let bar = output::progress_bar(
+        plan.expected_nodes(),
+        "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% {msg} ETA {eta}",
+        true,
+    );
+    let done = AtomicUsize::new(0);
+    let nodes_done = AtomicU64::new(0);
+    let start = Instant::now();
+    let outcome = with_threads(threads, || {
+        plan.run(&|result| {
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            let nodes = nodes_done.fetch_add(result.nodes, Ordering::Relaxed) + result.nodes;
+            bar.inc(result.expected);
+            bar.set_message(format!(
+                "{done}/{total_checks} checks, {nodes} nodes, {:.0} Mnps",
+                output::mnps(nodes, start.elapsed().as_secs_f64())
+            ));
+        })
+    })?;
+    bar.finish_and_clear();
+
+    let mut out = output::human_output(ReportTarget::is_stdout(&target));
+    for failure in outcome.results.iter().filter(|r| !r.ok) {
+        writeln!(
+            out,
+            "FAIL {}:{}: depth {}: expected {}, got {} ({:+})",
+            failure.file,
+            failure.line,
+            failure.depth,
+            failure.expected,
+            failure.nodes,
+            failure.nodes as i128 - failure.expected as i128
+        )?;
+        writeln!(out, "  fen: {}", failure.fen)?;
+        writeln!(out, "  our divide at depth {}:", failure.depth)?;
+        for entry in &failure.divide {
+            writeln!(out, "    {}: {}", entry.mv, entry.nodes)?;
+        }
+    }
+    for error in &outcome.errors {
+        if error.line == 0 {
+            writeln!(out, "ERROR {}: {}", error.file, error.message)?;
+        } else {
+            writeln!(out, "ERROR {}:{}: {}", error.file, error.line, error.message)?;
+        }
+    }
+
+    // Per-file table.
+    #[derive(Default)]
+    struct Row {
+        checks: usize,
+        passed: usize,
+        failed: usize,
+        errors: usize,
+        nodes: u64,
+    }
+    let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
+    for r in &outcome.results {
+        let row = rows.entry(&r.file).or_default();
+        row.checks += 1;
+        row.passed += usize::from(r.ok);
+        row.failed += usize::from(!r.ok);
+        row.nodes += r.nodes;
+    }
+    for e in &outcome.errors {
+        rows.entry(&e.file).or_default().errors += 1;
+    }
+    let mut table = Table::new();
+    table.load_style(UTF8_FULL_CONDENSED);
+    table.set_header(["file", "checks", "passed", "failed", "errors", "nodes"]);
+    for (file, row) in &rows {
+        table.add_row([
+            Cell::new(file),
+            Cell::new(row.checks).set_alignment(CellAlignment::Right),
+            Cell::new(row.passed).set_alignment(CellAlignment::Right),
+            Cell::new(row.failed).set_alignment(CellAlignment::Right),
+            Cell::new(row.errors).set_alignment(CellAlignment::Right),
+            Cell::new(row.nodes).set_alignment(CellAlignment::Right),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    let s = &outcome.summary;
+    writeln!(
+        out,
+        "{} positions, {} checks: {} passed, {} failed, {} errors, {} skipped{}",
+        s.positions,
+        s.checks,
+        s.passed,
+        s.failed,
+        s.errors,
+        s.skipped,
+        if outcome.stopped_early { " (stopped at the first failure)" } else { "" }
+    )?;
+    writeln!(
+        out,
+        "{} nodes in {:.3} s: {:.1} Mnps ({} counting, {threads} thread{})",
+        s.nodes,
+        s.seconds,
+        s.nodes_per_second / 1e6,
+        mode.name(),
+        if threads == 1 { "" } else { "s" }
+    )?;
+
+    let code = if s.failed > 0 {
+        EXIT_MISMATCH
+    } else if s.errors > 0 {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_OK
+    };
+    if let Some(target) = target {
+        let report = SuiteReport {
+            tool: ToolInfo::current(),
+            machine: MachineInfo::detect(),
+            timestamp: perft::report::timestamp(),
+            threads,
+            mode: mode.name().to_string(),
+            settings: SuiteSettings {
+                max_depth: args.max_depth,
+                max_nodes: args.max_nodes,
+                relaxed: args.relaxed,
+                chess960: args.chess960,
+                fail_fast: args.fail_fast,
+            },
+            results: outcome.results,
+            errors: outcome.errors,
+            summary: outcome.summary,
+        };
+        if let Some(path) = target.write(&report)? {
+            writeln!(out, "Report: {}", path.display())?;
+        }
+    }
+    out.flush()?;
+    Ok(code)
+}

@@ -1,0 +1,323 @@
+//! Reports: what a run measured, with the facts needed to compare two runs
+//! honestly (tool version and commit, machine), as serde types written to
+//! JSON atomically.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// Which program produced a report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolInfo {
+    /// `"perft"`.
+    pub name: String,
+    /// The crate version.
+    pub version: String,
+    /// `git rev-parse --short=12 HEAD` at build time, `-dirty` if the tree had
+    /// uncommitted changes, or `unknown`.
+    pub git_commit: String,
+    /// The compiler that built it.
+    pub rustc: String,
+    /// `release`, `debug`, ...
+    pub build_profile: String,
+    /// How sliding-piece attacks are looked up: `pext` or `magic`.
+    pub slider_backend: String,
+}
+
+impl ToolInfo {
+    /// Facts about this build.
+    pub fn current() -> Self {
+        ToolInfo {
+            name: env!("CARGO_PKG_NAME").to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit: env!("PERFT_GIT_COMMIT").to_string(),
+            rustc: env!("PERFT_RUSTC_VERSION").to_string(),
+            build_profile: env!("PERFT_BUILD_PROFILE").to_string(),
+            slider_backend: crate::attacks::SLIDER_BACKEND.to_string(),
+        }
+    }
+}
+
+/// The machine a report was measured on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MachineInfo {
+    /// CPU model name, as the operating system reports it.
+    pub cpu: String,
+    /// Hardware threads available to this process.
+    pub cores: usize,
+    /// Operating system and architecture, with the kernel release if known.
+    pub os: String,
+    /// Instruction-set extensions relevant to move generation detected at
+    /// run time (`bmi2`, `popcnt`, `avx2`, ...).
+    pub cpu_features: Vec<String>,
+    /// Target features the binary was compiled to use.
+    pub compiled_features: Vec<String>,
+}
+
+impl MachineInfo {
+    /// Reads the facts of the current machine.
+    pub fn detect() -> Self {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|info| {
+                info.lines()
+                    .find(|line| line.starts_with("model name") || line.starts_with("Model"))
+                    .and_then(|line| line.split_once(':'))
+                    .map(|(_, name)| name.trim().to_string())
+            })
+            .unwrap_or_else(|| "unknown".to_string());
+        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").ok();
+        let os = match kernel {
+            Some(release) => {
+                format!("{} {} ({})", std::env::consts::OS, release.trim(), std::env::consts::ARCH)
+            }
+            None => format!("{} ({})", std::env::consts::OS, std::env::consts::ARCH),
+        };
+        let compiled_features = env!("PERFT_TARGET_FEATURES")
+            .split(',')
+            .filter(|f| ["bmi1", "bmi2", "popcnt", "avx2", "avx512f", "lzcnt", "neon"].contains(f))
+            .map(str::to_string)
+            .collect();
+        MachineInfo {
+            cpu,
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            os,
+            cpu_features: detect_cpu_features(),
+            compiled_features,
+        }
+    }
+
+    /// Whether two reports come from comparable machines: same CPU model,
+    /// core count and operating system family.
+    pub fn comparable(&self, other: &MachineInfo) -> bool {
+        self.cpu == other.cpu
+            && self.cores == other.cores
+            && self.os.split(' ').next() == other.os.split(' ').next()
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect_cpu_features() -> Vec<String> {
+    let mut features = Vec::new();
+    macro_rules! probe {
+        ($($name:tt),*) => {$(
+            if std::arch::is_x86_feature_detected!($name) {
+                features.push($name.to_string());
+            }
+        )*};
+    }
+    probe!("popcnt", "bmi1", "bmi2", "lzcnt", "avx2", "avx512f");
+    features
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect_cpu_features() -> Vec<String> {
+    Vec::new()
+}
+
+/// The current UTC time, RFC 3339 with seconds.
+pub fn timestamp() -> String {
+    chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// `results/<kind>-<UTC timestamp>.json`: where reports go when no path is
+/// given.
+pub fn default_report_path(results_dir: &Path, kind: &str) -> PathBuf {
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    results_dir.join(format!("{kind}-{stamp}.json"))
+}
+
+/// Writes `value` as pretty JSON to `path` atomically: into a temporary file
+/// in the same directory, flushed to disk, then renamed over `path`, so a
+/// reader (or a crash) never sees a half-written report. Creates missing
+/// parent directories.
+///
+/// # Errors
+/// Any I/O error; the temporary file is removed on failure.
+pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir)?;
+    let name = path.file_name().map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        serde_json::to_writer_pretty(&mut file, value).map_err(std::io::Error::other)?;
+        file.write_all(b"\n")?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Checks, before a long run, that a report can be written to `path`: the
+/// directory exists or can be created, and a file can be created in it.
+///
+/// # Errors
+/// The I/O error that writing would meet.
+pub fn check_writable(path: &Path) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir)?;
+    if path.is_dir() {
+        return Err(std::io::Error::other(format!("{} is a directory", path.display())));
+    }
+    let probe = dir.join(format!(".perft-write-test.{}", std::process::id()));
+    std::fs::File::create(&probe)?;
+    std::fs::remove_file(&probe)
+}
+
+/// One root move's count.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DivideEntry {
+    /// The move in UCI notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Leaf nodes below it.
+    pub nodes: u64,
+}
+
+/// Report of `perft run`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// The program.
+    pub tool: ToolInfo,
+    /// The machine.
+    pub machine: MachineInfo,
+    /// When the run finished (UTC).
+    pub timestamp: String,
+    /// The position counted.
+    pub fen: String,
+    /// When moves were played first: the position they were played from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_fen: Option<String>,
+    /// The moves played from `start_fen`, in UCI notation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<String>,
+    /// Whether castling is written the Chess960 way.
+    pub chess960: bool,
+    /// Plies counted.
+    pub depth: u32,
+    /// `bulk` (last ply counted, not made) or `full` (every leaf made).
+    pub mode: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Leaf nodes.
+    pub nodes: u64,
+    /// Wall time of the count.
+    pub seconds: f64,
+    /// `nodes / seconds`.
+    pub nodes_per_second: f64,
+    /// Count per root move, in generation order.
+    pub divide: Vec<DivideEntry>,
+}
+
+/// One check of a suite: a position at one depth.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteResult {
+    /// The suite file.
+    pub file: String,
+    /// 1-based line of the position.
+    pub line: usize,
+    /// The record's name, if the file gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The position as written in the file.
+    pub fen: String,
+    /// Plies counted.
+    pub depth: u32,
+    /// The count the file expects.
+    pub expected: u64,
+    /// The count found.
+    pub nodes: u64,
+    /// Whether they agree.
+    pub ok: bool,
+    /// Wall time of this check (approximate when checks run in parallel).
+    pub seconds: f64,
+    /// Our count per root move, for failed checks only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub divide: Vec<DivideEntry>,
+}
+
+/// A line (or file) of a suite that could not be used.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuiteError {
+    /// The suite file.
+    pub file: String,
+    /// 1-based line, or 0 for the file as a whole.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Totals of a suite run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SuiteSummary {
+    /// Positions read and accepted.
+    pub positions: usize,
+    /// Checks (position and depth) run.
+    pub checks: usize,
+    /// Checks whose count matched.
+    pub passed: usize,
+    /// Checks whose count did not match.
+    pub failed: usize,
+    /// Unusable lines and files.
+    pub errors: usize,
+    /// Checks not run: over `--max-depth` or `--max-nodes`, or left after
+    /// `--fail-fast` stopped the run.
+    pub skipped: usize,
+    /// Leaf nodes counted in all checks run.
+    pub nodes: u64,
+    /// Wall time of the whole run.
+    pub seconds: f64,
+    /// `nodes / seconds`.
+    pub nodes_per_second: f64,
+}
+
+/// The settings a suite ran with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuiteSettings {
+    /// Depths above this were skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_depth: Option<u32>,
+    /// Checks expecting more nodes than this were skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_nodes: Option<u64>,
+    /// Impossible-but-playable positions accepted.
+    pub relaxed: bool,
+    /// Chess960 castling forced for every position.
+    pub chess960: bool,
+    /// The run stopped at the first mismatch.
+    pub fail_fast: bool,
+}
+
+/// Report of `perft suite`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteReport {
+    /// The program.
+    pub tool: ToolInfo,
+    /// The machine.
+    pub machine: MachineInfo,
+    /// When the run finished (UTC).
+    pub timestamp: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// `bulk` or `full`.
+    pub mode: String,
+    /// Options of the run.
+    pub settings: SuiteSettings,
+    /// Every check run, in file and line order.
+    pub results: Vec<SuiteResult>,
+    /// Unusable lines and files.
+    pub errors: Vec<SuiteError>,
+    /// Totals.
+    pub summary: SuiteSummary,
+}

@@ -1,0 +1,257 @@
+//! Running suites: every position at every depth it lists, in parallel.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::parse::{parse_suite, ParsedSuite};
+use crate::board::{Board, CastlingMode, FenOptions};
+use crate::perft::{divide_parallel, perft_parallel, Mode};
+use crate::report::{DivideEntry, SuiteError, SuiteResult, SuiteSummary};
+
+/// Largest suite file read, in bytes.
+pub const MAX_SUITE_FILE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Reads and parses a suite file.
+///
+/// # Errors
+/// A message for a missing, unreadable, oversized or non-regular file.
+pub fn load_suite_file(path: &Path) -> Result<ParsedSuite, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if metadata.is_dir() {
+        return Err(format!("{} is a directory, not a suite file", path.display()));
+    }
+    if metadata.len() > MAX_SUITE_FILE_BYTES {
+        return Err(format!("{} is too large ({} bytes)", path.display(), metadata.len()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(parse_suite(&bytes))
+}
+
+/// How a suite is run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SuiteOptions {
+    /// Castling notation of the positions (detected by default).
+    pub castling: CastlingMode,
+    /// Accept impossible-but-playable positions.
+    pub relaxed: bool,
+    /// Skip depths above this.
+    pub max_depth: Option<u32>,
+    /// Skip checks expecting more nodes than this.
+    pub max_nodes: Option<u64>,
+    /// Stop starting new checks after the first mismatch.
+    pub fail_fast: bool,
+    /// Bulk or full counting.
+    pub mode: Mode,
+}
+
+impl Default for SuiteOptions {
+    fn default() -> Self {
+        SuiteOptions {
+            castling: CastlingMode::Detect,
+            relaxed: false,
+            max_depth: None,
+            max_nodes: None,
+            fail_fast: false,
+            mode: Mode::Bulk,
+        }
+    }
+}
+
+/// A suite file to run, by the name reports use for it.
+#[derive(Clone, Debug)]
+pub struct SuiteFile {
+    /// Name in reports (usually the path as given).
+    pub name: String,
+    /// Its content, or why it could not be read.
+    pub content: Result<ParsedSuite, String>,
+}
+
+struct Check {
+    file: usize,
+    line: usize,
+    id: Option<String>,
+    fen: String,
+    board: Board,
+    depth: u32,
+    expected: u64,
+}
+
+/// The checks a run will make, before it starts.
+pub struct SuitePlan {
+    files: Vec<String>,
+    checks: Vec<Check>,
+    errors: Vec<SuiteError>,
+    positions: usize,
+    skipped: usize,
+    options: SuiteOptions,
+}
+
+/// What a finished run found.
+#[derive(Clone, Debug)]
+pub struct SuiteOutcome {
+    /// Every check run, in file, line and depth order.
+    pub results: Vec<SuiteResult>,
+    /// Unusable files and lines.
+    pub errors: Vec<SuiteError>,
+    /// Totals.
+    pub summary: SuiteSummary,
+    /// Whether `fail_fast` stopped the run early.
+    pub stopped_early: bool,
+}
+
+impl SuitePlan {
+    /// Reads every position with `options`, recording unusable lines as
+    /// errors and the depths the limits exclude as skipped.
+    pub fn new(files: Vec<SuiteFile>, options: SuiteOptions) -> Self {
+        let fen_options = FenOptions { castling: options.castling, relaxed: options.relaxed };
+        let mut plan = SuitePlan {
+            files: Vec::new(),
+            checks: Vec::new(),
+            errors: Vec::new(),
+            positions: 0,
+            skipped: 0,
+            options,
+        };
+        for (index, file) in files.into_iter().enumerate() {
+            let first_error = plan.errors.len();
+            plan.add_file(index, file, fen_options);
+            plan.errors[first_error..].sort_by_key(|e| e.line);
+        }
+        plan
+    }
+
+    fn add_file(&mut self, index: usize, file: SuiteFile, fen_options: FenOptions) {
+        let options = self.options;
+        self.files.push(file.name.clone());
+        let parsed = match file.content {
+            Ok(parsed) => parsed,
+            Err(message) => {
+                self.errors.push(SuiteError { file: file.name, line: 0, message });
+                return;
+            }
+        };
+        for error in parsed.errors {
+            self.errors.push(SuiteError {
+                file: file.name.clone(),
+                line: error.line,
+                message: error.message,
+            });
+        }
+        for entry in parsed.entries {
+            let board = match Board::from_fen_with(&entry.fen, fen_options) {
+                Ok(board) => board,
+                Err(e) => {
+                    self.errors.push(SuiteError {
+                        file: file.name.clone(),
+                        line: entry.line,
+                        message: e.to_string(),
+                    });
+                    continue;
+                }
+            };
+            self.positions += 1;
+            for &(depth, expected) in &entry.counts {
+                if options.max_depth.is_some_and(|max| depth > max)
+                    || options.max_nodes.is_some_and(|max| expected > max)
+                {
+                    self.skipped += 1;
+                    continue;
+                }
+                self.checks.push(Check {
+                    file: index,
+                    line: entry.line,
+                    id: entry.id.clone(),
+                    fen: entry.fen.clone(),
+                    board: board.clone(),
+                    depth,
+                    expected,
+                });
+            }
+        }
+    }
+
+    /// Number of checks that will run.
+    pub fn checks(&self) -> usize {
+        self.checks.len()
+    }
+
+    /// Sum of the expected counts of the checks that will run.
+    pub fn expected_nodes(&self) -> u64 {
+        self.checks.iter().map(|c| c.expected).sum()
+    }
+
+    /// Errors found while reading.
+    pub fn errors(&self) -> &[SuiteError] {
+        &self.errors
+    }
+
+    /// Runs every check on the current rayon pool, largest first, each
+    /// check itself split across workers when large. `progress` is called
+    /// after each check, from any thread.
+    pub fn run(self, progress: &(dyn Fn(&SuiteResult) + Sync)) -> SuiteOutcome {
+        let start = Instant::now();
+        let stop = AtomicBool::new(false);
+        let mode = self.options.mode;
+        let fail_fast = self.options.fail_fast;
+        let files = &self.files;
+        let mut order: Vec<&Check> = self.checks.iter().collect();
+        order.sort_by_key(|check| std::cmp::Reverse(check.expected));
+        let mut results: Vec<(usize, SuiteResult)> = order
+            .par_iter()
+            .filter_map(|check| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let started = Instant::now();
+                let nodes = perft_parallel(&check.board, check.depth, mode);
+                let seconds = started.elapsed().as_secs_f64();
+                let ok = nodes == check.expected;
+                let divide = if ok {
+                    Vec::new()
+                } else {
+                    if fail_fast {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    divide_parallel(&check.board, check.depth, mode, &|_, _| {})
+                        .into_iter()
+                        .map(|(mv, nodes)| DivideEntry { mv: check.board.uci(mv), nodes })
+                        .collect()
+                };
+                let result = SuiteResult {
+                    file: files[check.file].clone(),
+                    line: check.line,
+                    id: check.id.clone(),
+                    fen: check.fen.clone(),
+                    depth: check.depth,
+                    expected: check.expected,
+                    nodes,
+                    ok,
+                    seconds,
+                    divide,
+                };
+                progress(&result);
+                Some((check.file, result))
+            })
+            .collect();
+        results.sort_by_key(|(file, r)| (*file, r.line, r.depth));
+        let results: Vec<SuiteResult> = results.into_iter().map(|(_, r)| r).collect();
+        let seconds = start.elapsed().as_secs_f64();
+        let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+        let not_run = self.checks.len() - results.len();
+        let summary = SuiteSummary {
+            positions: self.positions,
+            checks: results.len(),
+            passed: results.iter().filter(|r| r.ok).count(),
+            failed: results.iter().filter(|r| !r.ok).count(),
+            errors: self.errors.len(),
+            skipped: self.skipped + not_run,
+            nodes,
+            seconds,
+            nodes_per_second: if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 },
+        };
+        SuiteOutcome { results, errors: self.errors, summary, stopped_early: not_run > 0 }
+    }
+}

@@ -1,0 +1,310 @@
+//! End-to-end tests of the `perft` binary: `run` and `suite`.
+
+mod common;
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const FRC: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+
+fn perft() -> Command {
+    let mut cmd = Command::cargo_bin("perft").unwrap();
+    cmd.env_remove("RUST_BACKTRACE");
+    cmd
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    let output = cmd.output().unwrap();
+    assert!(output.status.success(), "{:?} failed: {}", cmd, String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Our output without the trailing timing line, as lines.
+fn divide_lines(out: &str) -> Vec<String> {
+    out.lines().take_while(|l| !l.starts_with("Time ")).map(str::to_string).collect()
+}
+
+fn sorted_moves(lines: &[String]) -> Vec<String> {
+    let mut moves: Vec<String> =
+        lines.iter().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).cloned().collect();
+    moves.sort();
+    moves
+}
+
+#[test]
+fn run_divide_matches_stockfish() {
+    for (fen, moves, depth, chess960) in [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", vec![], 3, false),
+        (KIWIPETE, vec![], 3, false),
+        (KIWIPETE, vec!["e1g1", "h3g2"], 2, false),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", vec![], 4, false),
+        ("rnbqkbnr/pppp1ppp/8/8/4Pp2/8/PPPP2PP/RNBQKBNR b KQkq e3 0 3", vec![], 3, false),
+        (FRC, vec![], 3, true),
+    ] {
+        let mut cmd = perft();
+        cmd.args(["run", &depth.to_string(), "--fen", fen, "--threads", "2"]);
+        if !moves.is_empty() {
+            cmd.arg("--moves").args(&moves);
+        }
+        if chess960 {
+            cmd.arg("--chess960");
+        }
+        let ours = divide_lines(&stdout_of(&mut cmd));
+        let theirs = common::stockfish_divide(fen, &moves, depth, chess960);
+        // Same format: move lines, a blank line, the total, a blank line.
+        let n = ours.len();
+        assert!(n >= 3 && ours[n - 3].is_empty() && ours[n - 1].is_empty(), "{ours:?}");
+        assert_eq!(ours[n - 2], *theirs.last().unwrap(), "{fen}");
+        assert_eq!(ours[..n - 3].len(), theirs.len() - 2, "{fen}");
+        assert_eq!(sorted_moves(&ours), sorted_moves(&theirs), "{fen}");
+    }
+}
+
+#[test]
+fn run_order_follows_stockfish_on_the_start_position() {
+    let ours = divide_lines(&stdout_of(perft().args(["run", "2"])));
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(
+        ours,
+        common::stockfish_divide(start, &[], 2, false).into_iter().chain([String::new()]).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn run_quiet_prints_only_the_total() {
+    assert_eq!(stdout_of(perft().args(["run", "4", "--quiet"])), "197281\n");
+    assert_eq!(stdout_of(perft().args(["run", "0", "-q"])), "1\n");
+}
+
+#[test]
+fn run_is_identical_for_any_thread_count_and_mode() {
+    let one = divide_lines(&stdout_of(perft().args(["run", "5", "--fen", KIWIPETE, "-t", "1"])));
+    let two = divide_lines(&stdout_of(perft().args(["run", "5", "--fen", KIWIPETE, "-t", "2"])));
+    let three = divide_lines(&stdout_of(perft().args(["run", "5", "--fen", KIWIPETE, "-t", "3"])));
+    let full = stdout_of(perft().args(["run", "4", "--fen", KIWIPETE, "-t", "2", "--full"]));
+    assert_eq!(one, two);
+    assert_eq!(one, three);
+    assert!(one.contains(&"Nodes searched: 193690690".to_string()));
+    assert!(full.contains("Nodes searched: 4085603"));
+    assert!(full.contains("full counting"), "{full}");
+}
+
+#[test]
+fn run_json_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.json");
+    let out = stdout_of(perft().args(["run", "3", "--moves", "e2e4", "--json"]).arg(&path));
+    assert!(out.contains("Report: "));
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for key in [
+        "tool",
+        "machine",
+        "fen",
+        "depth",
+        "mode",
+        "threads",
+        "nodes",
+        "seconds",
+        "nodes_per_second",
+        "divide",
+    ] {
+        assert!(report.get(key).is_some(), "missing {key} in {report}");
+    }
+    for key in ["name", "version", "git_commit"] {
+        assert!(report["tool"].get(key).is_some(), "missing tool.{key}");
+    }
+    for key in ["cpu", "cores", "os"] {
+        assert!(report["machine"].get(key).is_some(), "missing machine.{key}");
+    }
+    assert_eq!(report["nodes"], 13160);
+    assert_eq!(report["mode"], "bulk");
+    assert_eq!(report["moves"][0], "e2e4");
+    assert_eq!(report["divide"].as_array().unwrap().len(), 20);
+    let sum: u64 = report["divide"].as_array().unwrap().iter().map(|d| d["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 13160);
+    // `-` sends the report to stdout and the human output to stderr.
+    let out = stdout_of(perft().args(["run", "2", "--json", "-"]));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["nodes"], 400);
+}
+
+#[test]
+fn run_rejects_bad_input_with_one_line_and_status_2() {
+    for (args, needle) in [
+        (vec!["run", "3", "--fen", "8/8/8/8/8/8/8/K6k w KX - 0 1"], "castling"),
+        (vec!["run", "3", "--fen", "8/8/8/8/8/8/8/7k w - - 0 1"], "white has no king"),
+        (
+            vec!["run", "3", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"],
+            "side to move",
+        ),
+        (vec!["run", "3", "--moves", "e2e4", "e2e4"], "e2e4"),
+        (vec!["run", "3", "--moves", "e2e4", "zz99"], "zz99"),
+        (vec!["run", "3", "--threads", "0"], "threads"),
+        (vec!["run", "x"], "DEPTH"),
+        (vec!["run", "3", "--json", "/proc/nonexistent/dir/report.json"], "report"),
+    ] {
+        let output = perft().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"), "{stderr}");
+    }
+}
+
+#[test]
+fn broken_pipe_exits_quietly() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("perft"))
+        .args(["run", "6"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn suite_passes_good_counts_and_writes_a_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let epd = write(
+        dir.path(),
+        "good.epd",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902\r\n\
+         8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - ; D1 14; D2 191; D3 2812 \n\
+         bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21 ;D2 528",
+    );
+    let perft_file = write(dir.path(), "good.perft", "id kiwi\nepd r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -\nperft 1 48\nperft 2 2039\n");
+    let report = dir.path().join("suite.json");
+    let output = perft().args(["suite", &epd, &perft_file, "--json"]).arg(&report).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    for key in ["tool", "machine", "threads", "results", "errors", "summary"] {
+        assert!(json.get(key).is_some(), "missing {key}");
+    }
+    for key in ["file", "line", "fen", "depth", "expected", "nodes", "ok", "seconds"] {
+        assert!(json["results"][0].get(key).is_some(), "missing results[].{key}");
+    }
+    for key in [
+        "positions",
+        "checks",
+        "passed",
+        "failed",
+        "errors",
+        "skipped",
+        "nodes",
+        "seconds",
+        "nodes_per_second",
+    ] {
+        assert!(json["summary"].get(key).is_some(), "missing summary.{key}");
+    }
+    assert_eq!(json["summary"]["positions"], 4);
+    assert_eq!(json["summary"]["checks"], 10);
+    assert_eq!(json["summary"]["passed"], 10);
+    assert_eq!(json["results"][3]["line"], 2);
+    assert_eq!(json["results"][9]["file"], perft_file.as_str());
+}
+
+#[test]
+fn suite_with_a_wrong_count_exits_1_and_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let epd = write(
+        dir.path(),
+        "wrong.epd",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n\
+         r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 ;D1 48 ;D2 2040\n",
+    );
+    let output = perft().args(["suite", &epd, "--no-json"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains(&format!("FAIL {epd}:2: depth 2: expected 2040, got 2039")), "{stdout}");
+    assert!(stdout.contains("e1g1: "), "divide missing: {stdout}");
+    assert!(stdout.contains("1 failed"), "{stdout}");
+}
+
+#[test]
+fn suite_reports_malformed_lines_and_runs_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let epd = write(
+        dir.path(),
+        "bad.epd",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20\n\
+         this is not a fen ;D1 20\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 twenty\n\
+         8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n\
+         8/8/8/8/8/8/8/K6k w KQ - 0 1 ;D1 3\n",
+    );
+    let report = dir.path().join("r.json");
+    let output = perft().args(["suite", &epd, "--json"]).arg(&report).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    for line in [2, 3, 5] {
+        assert!(stdout.contains(&format!("ERROR {epd}:{line}: ")), "line {line}: {stdout}");
+    }
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["summary"]["errors"], 3);
+    assert_eq!(json["summary"]["passed"], 2);
+    assert_eq!(json["errors"][0]["line"], 2);
+    // A missing file and a directory are errors too; the other file still runs.
+    let output = perft()
+        .args(["suite", "no/such/file.epd", dir.path().to_str().unwrap(), &epd, "--no-json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout.contains("ERROR no/such/file.epd: cannot read"), "{stdout}");
+    assert!(stdout.contains("is a directory"), "{stdout}");
+    assert!(stdout.contains("2 passed"), "{stdout}");
+}
+
+#[test]
+fn suite_limits_fail_fast_and_chess960() {
+    let dir = tempfile::tempdir().unwrap();
+    let epd = write(
+        dir.path(),
+        "s.epd",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902 ;D4 197281\n",
+    );
+    let out = stdout_of(perft().args(["suite", &epd, "--no-json", "--max-depth", "2"]));
+    assert!(out.contains("2 checks: 2 passed, 0 failed, 0 errors, 2 skipped"), "{out}");
+    let out = stdout_of(perft().args(["suite", &epd, "--no-json", "--max-nodes", "10000"]));
+    assert!(out.contains("3 checks: 3 passed, 0 failed, 0 errors, 1 skipped"), "{out}");
+
+    let many: String =
+        (0..40).map(|_| "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D3 8903\n").collect();
+    let bad = write(dir.path(), "bad.epd", &many);
+    let output = perft().args(["suite", &bad, "--no-json", "--fail-fast", "-t", "1"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout.contains("1 failed") && stdout.contains("stopped at the first failure"), "{stdout}");
+
+    // Standard KQkq read as Chess960: same counts, castling as king-takes-rook.
+    let kiwi = write(dir.path(), "k.epd", &format!("{KIWIPETE} ;D1 48 ;D2 2040\n"));
+    let output = perft().args(["suite", &kiwi, "--no-json", "--chess960"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("e1h1: "), "{stdout}");
+}
+
+#[test]
+fn default_suite_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = perft().current_dir(dir.path()).args(["suite"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("0 failed, 0 errors"), "{stdout}");
+    // Without --json the report goes to results/ with a timestamped name.
+    let reports: Vec<_> = std::fs::read_dir(dir.path().join("results")).unwrap().collect();
+    assert_eq!(reports.len(), 1);
+    let name = reports[0].as_ref().unwrap().file_name().into_string().unwrap();
+    assert!(name.starts_with("suite-") && name.ends_with(".json"), "{name}");
+}

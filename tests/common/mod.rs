@@ -1,0 +1,52 @@
+//! Helpers shared by the end-to-end tests.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+/// Path of Stockfish: `$STOCKFISH`, or Debian's `/usr/games/stockfish`.
+pub fn stockfish_path() -> String {
+    std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".to_string())
+}
+
+/// Stockfish's `go perft` output lines for a position (after `uci`
+/// options), up to and including `Nodes searched`. Panics with a clear
+/// message if Stockfish is not installed: these tests need it (the CI
+/// installs Debian's `stockfish`).
+pub fn stockfish_divide(fen: &str, moves: &[&str], depth: u32, chess960: bool) -> Vec<String> {
+    let path = stockfish_path();
+    let mut child = Command::new(&path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!("cannot start Stockfish at {path} ({e}); install Debian's stockfish or set STOCKFISH")
+        });
+    let mut stdin = child.stdin.take().unwrap();
+    let position = if moves.is_empty() {
+        format!("position fen {fen}")
+    } else {
+        format!("position fen {fen} moves {}", moves.join(" "))
+    };
+    writeln!(stdin, "setoption name UCI_Chess960 value {chess960}\n{position}\ngo perft {depth}").unwrap();
+    stdin.flush().unwrap();
+    let mut lines = Vec::new();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while reader.read_line(&mut line).unwrap() > 0 {
+        let text = line.trim_end().to_string();
+        line.clear();
+        if text.starts_with("Stockfish") || text.starts_with("info") {
+            continue;
+        }
+        let done = text.starts_with("Nodes searched");
+        lines.push(text);
+        if done {
+            break;
+        }
+    }
+    let _ = writeln!(stdin, "quit");
+    let _ = child.wait();
+    lines
+}
