@@ -2,7 +2,6 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::Result;
@@ -43,23 +42,23 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     };
     let plan = SuitePlan::new(files, options);
     let total_checks = plan.checks();
+    let total_positions = plan.positions_to_check();
 
     let bar = output::progress_bar(
         plan.expected_nodes(),
         "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% {msg} ETA {eta}",
         true,
     );
-    let done = AtomicUsize::new(0);
-    let nodes_done = AtomicU64::new(0);
     let start = Instant::now();
     let outcome = with_threads(threads, || {
-        plan.run(&|result| {
-            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-            let nodes = nodes_done.fetch_add(result.nodes, Ordering::Relaxed) + result.nodes;
+        plan.run(&|result, done| {
             bar.inc(result.expected);
             bar.set_message(format!(
-                "{done}/{total_checks} checks, {nodes} nodes, {:.0} Mnps",
-                output::mnps(nodes, start.elapsed().as_secs_f64())
+                "{}/{total_positions} positions, {}/{total_checks} checks, {} nodes, {:.0} Mnps",
+                done.positions_done,
+                done.checks_done,
+                done.nodes_done,
+                output::mnps(done.nodes_done, start.elapsed().as_secs_f64())
             ));
         })
     })?;

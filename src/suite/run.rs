@@ -1,7 +1,7 @@
 //! Running suites: every position at every depth it lists, in parallel.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -70,6 +70,8 @@ pub struct SuiteFile {
 }
 
 struct Check {
+    /// Index of the position among those with checks to run.
+    position: usize,
     file: usize,
     line: usize,
     id: Option<String>,
@@ -83,10 +85,23 @@ struct Check {
 pub struct SuitePlan {
     files: Vec<String>,
     checks: Vec<Check>,
+    /// Checks to run per position, indexed by `Check::position`.
+    checks_per_position: Vec<usize>,
     errors: Vec<SuiteError>,
     positions: usize,
     skipped: usize,
     options: SuiteOptions,
+}
+
+/// Totals so far, passed to the progress callback after each check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SuiteProgress {
+    /// Checks finished.
+    pub checks_done: usize,
+    /// Positions whose checks have all finished.
+    pub positions_done: usize,
+    /// Leaf nodes counted so far.
+    pub nodes_done: u64,
 }
 
 /// What a finished run found.
@@ -110,6 +125,7 @@ impl SuitePlan {
         let mut plan = SuitePlan {
             files: Vec::new(),
             checks: Vec::new(),
+            checks_per_position: Vec::new(),
             errors: Vec::new(),
             positions: 0,
             skipped: 0,
@@ -153,6 +169,8 @@ impl SuitePlan {
                 }
             };
             self.positions += 1;
+            let position = self.checks_per_position.len();
+            let mut checks = 0;
             for &(depth, expected) in &entry.counts {
                 if options.max_depth.is_some_and(|max| depth > max)
                     || options.max_nodes.is_some_and(|max| expected > max)
@@ -160,7 +178,9 @@ impl SuitePlan {
                     self.skipped += 1;
                     continue;
                 }
+                checks += 1;
                 self.checks.push(Check {
+                    position,
                     file: index,
                     line: entry.line,
                     id: entry.id.clone(),
@@ -170,12 +190,20 @@ impl SuitePlan {
                     expected,
                 });
             }
+            if checks > 0 {
+                self.checks_per_position.push(checks);
+            }
         }
     }
 
     /// Number of checks that will run.
     pub fn checks(&self) -> usize {
         self.checks.len()
+    }
+
+    /// Number of positions with at least one check to run.
+    pub fn positions_to_check(&self) -> usize {
+        self.checks_per_position.len()
     }
 
     /// Sum of the expected counts of the checks that will run.
@@ -191,9 +219,14 @@ impl SuitePlan {
     /// Runs every check on the current rayon pool, largest first, each
     /// check itself split across workers when large. `progress` is called
     /// after each check, from any thread.
-    pub fn run(self, progress: &(dyn Fn(&SuiteResult) + Sync)) -> SuiteOutcome {
+    pub fn run(self, progress: &(dyn Fn(&SuiteResult, SuiteProgress) + Sync)) -> SuiteOutcome {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
+        let remaining: Vec<AtomicUsize> =
+            self.checks_per_position.iter().map(|&n| AtomicUsize::new(n)).collect();
+        let checks_done = AtomicUsize::new(0);
+        let positions_done = AtomicUsize::new(0);
+        let nodes_done = AtomicU64::new(0);
         let mode = self.options.mode;
         let fail_fast = self.options.fail_fast;
         let files = &self.files;
@@ -232,7 +265,17 @@ impl SuitePlan {
                     seconds,
                     divide,
                 };
-                progress(&result);
+                let positions = if remaining[check.position].fetch_sub(1, Ordering::AcqRel) == 1 {
+                    positions_done.fetch_add(1, Ordering::AcqRel) + 1
+                } else {
+                    positions_done.load(Ordering::Acquire)
+                };
+                let counts = SuiteProgress {
+                    checks_done: checks_done.fetch_add(1, Ordering::AcqRel) + 1,
+                    positions_done: positions,
+                    nodes_done: nodes_done.fetch_add(nodes, Ordering::AcqRel) + nodes,
+                };
+                progress(&result, counts);
                 Some((check.file, result))
             })
             .collect();
