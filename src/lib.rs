@@ -30,7 +30,11 @@
 #![deny(missing_docs)]
 
 pub mod attacks;
+pub mod bench;
 pub mod board;
+pub mod chart;
+pub mod compare;
+pub mod engine;
 pub mod movegen;
 pub mod perft;
 pub mod report;

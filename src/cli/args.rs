@@ -4,6 +4,30 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+const COMPARE_HELP: &str = "\
+Engine specs (NAME=SPEC):
+  uci:PROGRAM [ARGS]      a UCI engine; `position fen ...` + `go perft N`, total from `Nodes searched:`
+  cmd:TEMPLATE            a command run per count; placeholders {depth}, {fen}, {moves};
+                          total from `Nodes searched: N` / `nodes = N` or --total-regex
+  qperft:PATH             qperft (`PATH {depth} {fen}`, total from `perft( N)= ...`)
+  gigantua:PATH           Gigantua (`PATH {fen} {depth}`, total from `Perft N: ...`)
+Each engine's start-up time (median of depth-1 counts) is subtracted from its timings.
+
+Exit status:
+  0  every engine agreed on every count
+  1  an engine reported a different count
+  2  bad input or usage, or an engine failed (start, crash, hang, unreadable output)";
+
+const DIFF_HELP: &str = "\
+Speed changes are flagged only past --threshold and when the min-max time ranges of the
+two reports do not overlap. Reports from different machines, modes, thread counts or
+bench-set versions are refused unless --force.
+
+Exit status:
+  0  no count changed and no regression
+  1  a count changed or a regression was flagged
+  2  bad input, or the reports are not comparable";
+
 const EXIT_STATUS: &str = "\
 Exit status:
   0  every count matched
@@ -28,6 +52,22 @@ pub enum Command {
     /// files, run the bundled default suite.
     #[command(after_help = EXIT_STATUS)]
     Suite(SuiteArgs),
+    /// Time a fixed benchmark set (positions/bench.epd by default): warm-up,
+    /// then repeated rounds; min/median/max per position.
+    #[command(after_help = EXIT_STATUS)]
+    Bench(BenchArgs),
+    /// Race other engines (UCI `go perft` or command templates such as
+    /// qperft) against this one on the same positions, cross-checking counts.
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
+    /// Compare two bench (or suite) reports: changed counts and speed
+    /// regressions.
+    #[command(after_help = DIFF_HELP)]
+    Diff(DiffArgs),
+    /// Draw charts from compare reports (Mnps per position per engine) and
+    /// bench reports (Mnps over time) into a self-contained HTML page or SVG.
+    #[command(after_help = EXIT_STATUS)]
+    Report(ReportArgs),
 }
 
 /// Where the position comes from.
@@ -110,4 +150,88 @@ pub struct SuiteArgs {
     /// Do not write a JSON report.
     #[arg(long)]
     pub no_json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Benchmark set: EPD or .perft; each position runs at the deepest depth
+    /// it lists [default: the bundled positions/bench.epd].
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<PathBuf>,
+    /// Timed rounds.
+    #[arg(long, short = 'r', value_name = "R", default_value_t = 5)]
+    pub repeat: usize,
+    /// Worker threads.
+    #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+    /// Make every leaf move instead of bulk counting.
+    #[arg(long)]
+    pub full: bool,
+    /// Write the JSON report to FILE (`-` for stdout) instead of
+    /// results/bench-<timestamp>.json.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_json")]
+    pub json: Option<PathBuf>,
+    /// Do not write a JSON report.
+    #[arg(long)]
+    pub no_json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// An engine to race, as NAME=SPEC (repeatable); this program always
+    /// takes part as `perft`.
+    #[arg(long = "engine", short = 'e', value_name = "NAME=SPEC")]
+    pub engines: Vec<String>,
+    /// A pattern (regular expression with one group) for the total of a
+    /// command engine, as NAME=REGEX (repeatable); `{depth}` stands for the
+    /// depth.
+    #[arg(long = "total-regex", value_name = "NAME=REGEX")]
+    pub total_regex: Vec<String>,
+    /// Positions with their expected counts [default: positions/bench.epd].
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<PathBuf>,
+    /// Rounds; within a round the engines take turns on each position.
+    #[arg(long, short = 'r', value_name = "R", default_value_t = 3)]
+    pub repeat: usize,
+    /// Seconds one count may take before the engine is killed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
+    pub timeout: f64,
+    /// Threads for this program and for UCI engines (their `Threads`
+    /// option).
+    #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+    /// Write the JSON report to FILE (`-` for stdout) instead of
+    /// results/compare-<timestamp>.json.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_json")]
+    pub json: Option<PathBuf>,
+    /// Do not write a JSON report.
+    #[arg(long)]
+    pub no_json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The earlier report.
+    #[arg(value_name = "OLD.json")]
+    pub old: PathBuf,
+    /// The later report.
+    #[arg(value_name = "NEW.json")]
+    pub new: PathBuf,
+    /// Slowdown, in percent of the median speed, that counts as a regression.
+    #[arg(long, value_name = "PCT", default_value_t = 5.0)]
+    pub threshold: f64,
+    /// Compare reports from different machines, modes or thread counts.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Compare and bench reports (JSON).
+    #[arg(value_name = "FILE.json", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Output file: `.html` for a page with charts and tables, `.svg` for
+    /// the charts alone.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: PathBuf,
 }

@@ -1,7 +1,11 @@
 //! Command-line parsing, dispatch, exit codes and error printing.
 
 mod args;
+mod bench;
+mod compare;
+mod diff;
 mod output;
+mod report;
 mod run;
 mod suite;
 
@@ -30,6 +34,10 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Suite(args) => suite::suite(args),
+        Command::Bench(args) => bench::bench(args),
+        Command::Compare(args) => compare::compare(args),
+        Command::Diff(args) => diff::diff(args),
+        Command::Report(args) => report::report(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -54,6 +54,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
 
     if let Some(target) = target {
         let report = RunReport {
+            kind: "run".into(),
             tool: ToolInfo::current(),
             machine: MachineInfo::detect(),
             timestamp: perft::report::timestamp(),

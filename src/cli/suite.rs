@@ -155,6 +155,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     };
     if let Some(target) = target {
         let report = SuiteReport {
+            kind: "suite".into(),
             tool: ToolInfo::current(),
             machine: MachineInfo::detect(),
             timestamp: perft::report::timestamp(),

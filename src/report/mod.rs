@@ -128,14 +128,14 @@ pub fn default_report_path(results_dir: &Path, kind: &str) -> PathBuf {
     results_dir.join(format!("{kind}-{stamp}.json"))
 }
 
-/// Writes `value` as pretty JSON to `path` atomically: into a temporary file
-/// in the same directory, flushed to disk, then renamed over `path`, so a
-/// reader (or a crash) never sees a half-written report. Creates missing
-/// parent directories.
+/// Writes `bytes` to `path` atomically: into a temporary file in the same
+/// directory, flushed to disk, then renamed over `path`, so a reader (or a
+/// crash) never sees a half-written file. Creates missing parent
+/// directories.
 ///
 /// # Errors
 /// Any I/O error; the temporary file is removed on failure.
-pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> std::io::Result<()> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),
@@ -145,8 +145,7 @@ pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> std::io::Result
     let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&temp)?;
-        serde_json::to_writer_pretty(&mut file, value).map_err(std::io::Error::other)?;
-        file.write_all(b"\n")?;
+        file.write_all(bytes)?;
         file.sync_all()?;
         std::fs::rename(&temp, path)
     })();
@@ -154,6 +153,17 @@ pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> std::io::Result
         let _ = std::fs::remove_file(&temp);
     }
     result
+}
+
+/// Writes `value` as pretty JSON to `path` atomically (see
+/// [`write_atomic`]).
+///
+/// # Errors
+/// Any I/O or serialisation error.
+pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> std::io::Result<()> {
+    let mut bytes = serde_json::to_vec_pretty(value).map_err(std::io::Error::other)?;
+    bytes.push(b'\n');
+    write_atomic(path, &bytes)
 }
 
 /// Checks, before a long run, that a report can be written to `path`: the
@@ -188,6 +198,8 @@ pub struct DivideEntry {
 /// Report of `perft run`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
+    /// Always `"run"`.
+    pub kind: String,
     /// The program.
     pub tool: ToolInfo,
     /// The machine.
@@ -302,6 +314,8 @@ pub struct SuiteSettings {
 /// Report of `perft suite`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SuiteReport {
+    /// Always `"suite"`.
+    pub kind: String,
     /// The program.
     pub tool: ToolInfo,
     /// The machine.
@@ -320,4 +334,162 @@ pub struct SuiteReport {
     pub errors: Vec<SuiteError>,
     /// Totals.
     pub summary: SuiteSummary,
+}
+
+/// Minimum, median and maximum of repeated measurements, in seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Fastest run.
+    pub min: f64,
+    /// Median run.
+    pub median: f64,
+    /// Slowest run.
+    pub max: f64,
+}
+
+/// One position of a benchmark.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchEntry {
+    /// The position's name in the bench set.
+    pub id: String,
+    /// Its FEN.
+    pub fen: String,
+    /// Plies counted.
+    pub depth: u32,
+    /// Leaf nodes counted.
+    pub nodes: u64,
+    /// The count the bench set expects.
+    pub expected: u64,
+    /// Whether they agree.
+    pub ok: bool,
+    /// Run times.
+    pub seconds: Stats,
+    /// Every run's time, in order.
+    pub samples: Vec<f64>,
+    /// `nodes / seconds.median`.
+    pub nodes_per_second: f64,
+}
+
+/// Totals of a benchmark.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BenchTotal {
+    /// Leaf nodes of one round.
+    pub nodes: u64,
+    /// Sums of the per-position minimum, median and maximum times.
+    pub seconds: Stats,
+    /// `nodes / seconds.median`.
+    pub nodes_per_second: f64,
+}
+
+/// Report of `perft bench`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchReport {
+    /// Always `"bench"`.
+    pub kind: String,
+    /// The program.
+    pub tool: ToolInfo,
+    /// The machine.
+    pub machine: MachineInfo,
+    /// When the run finished (UTC).
+    pub timestamp: String,
+    /// The bench set file.
+    pub bench_set: String,
+    /// Its version (from its header).
+    pub bench_set_version: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// `bulk` or `full`.
+    pub mode: String,
+    /// Hash table state: always `off` (perft here uses no hash table).
+    pub hash: String,
+    /// Timed rounds.
+    pub repeat: usize,
+    /// What ran before timing.
+    pub warmup: String,
+    /// Per position.
+    pub positions: Vec<BenchEntry>,
+    /// Totals.
+    pub total: BenchTotal,
+}
+
+/// One engine of a comparison.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareEngine {
+    /// Its name.
+    pub name: String,
+    /// How it was run.
+    pub spec: String,
+    /// Median time of a depth-1 count of the start position: start-up and
+    /// protocol overhead, subtracted from every timing of this engine.
+    pub startup_seconds: f64,
+    /// Failures, with what the engine printed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+}
+
+/// One engine on one position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareResult {
+    /// The engine.
+    pub engine: String,
+    /// The position's name.
+    pub position: String,
+    /// The count the engine reported (the last one if rounds disagreed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Whether every count it reported agrees with the expected count.
+    pub agrees: bool,
+    /// Run times with the start-up time subtracted.
+    pub samples: Vec<f64>,
+    /// Their statistics.
+    pub seconds: Stats,
+    /// `nodes / seconds.median`, when the count agrees.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes_per_second: Option<f64>,
+    /// This engine's speed divided by ours, when both counts agree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio_to_ours: Option<f64>,
+    /// Why it has no timing or disagrees.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// A position of a comparison.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComparePosition {
+    /// Its name.
+    pub id: String,
+    /// Its FEN.
+    pub fen: String,
+    /// Depth counted.
+    pub depth: u32,
+    /// The count every engine should report.
+    pub expected: u64,
+}
+
+/// Report of `perft compare`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareReport {
+    /// Always `"compare"`.
+    pub kind: String,
+    /// The program.
+    pub tool: ToolInfo,
+    /// The machine.
+    pub machine: MachineInfo,
+    /// When the run finished (UTC).
+    pub timestamp: String,
+    /// Threads given to our engine and to UCI engines (`Threads` option).
+    pub threads: usize,
+    /// Rounds; engines run interleaved within each round.
+    pub rounds: usize,
+    /// Per-call time limit.
+    pub timeout_seconds: f64,
+    /// How timing was done.
+    pub method: String,
+    /// The positions.
+    pub positions: Vec<ComparePosition>,
+    /// The engines, ours first.
+    pub engines: Vec<CompareEngine>,
+    /// One entry per engine and position.
+    pub results: Vec<CompareResult>,
 }

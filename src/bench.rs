@@ -1,0 +1,138 @@
+//! Benchmarks: a fixed set of positions counted repeatedly, with the
+//! statistics needed to compare two runs honestly.
+
+use std::time::Instant;
+
+use crate::board::{Board, CastlingMode, FenOptions};
+use crate::perft::{perft_parallel, Mode};
+use crate::report::{BenchEntry, Stats};
+use crate::suite::ParsedSuite;
+
+/// One position of a benchmark set.
+#[derive(Clone, Debug)]
+pub struct BenchPosition {
+    /// Name (the `id`, or `line N`).
+    pub id: String,
+    /// The FEN as written.
+    pub fen: String,
+    /// The board.
+    pub board: Board,
+    /// Depth to count (the deepest the line lists).
+    pub depth: u32,
+    /// The count the line expects at that depth.
+    pub expected: u64,
+}
+
+/// Reads a benchmark set: every position with its deepest count.
+///
+/// # Errors
+/// A message naming the first unusable line (a bench set must be clean).
+pub fn bench_positions(parsed: &ParsedSuite) -> Result<Vec<BenchPosition>, String> {
+    if let Some(error) = parsed.errors.first() {
+        return Err(error.to_string());
+    }
+    let options = FenOptions { castling: CastlingMode::Detect, relaxed: true };
+    let mut positions = Vec::new();
+    for entry in &parsed.entries {
+        let board =
+            Board::from_fen_with(&entry.fen, options).map_err(|e| format!("line {}: {e}", entry.line))?;
+        let &(depth, expected) = entry
+            .counts
+            .iter()
+            .max_by_key(|&&(depth, _)| depth)
+            .ok_or_else(|| format!("line {}: no count (;D<depth> <nodes>)", entry.line))?;
+        let id = entry.id.clone().unwrap_or_else(|| format!("line {}", entry.line));
+        positions.push(BenchPosition { id, fen: entry.fen.clone(), board, depth, expected });
+    }
+    if positions.is_empty() {
+        return Err("no positions".into());
+    }
+    Ok(positions)
+}
+
+/// The bench set's version: the text after `bench set` in its first
+/// comment line (`# perft bench set v1`), or `unversioned`.
+pub fn bench_set_version(text: &[u8]) -> String {
+    String::from_utf8_lossy(text)
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .find_map(|l| l.split_once("bench set").map(|(_, v)| v.trim().to_string()))
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "unversioned".into())
+}
+
+/// Times of repeated runs as statistics.
+pub fn stats(samples: &[f64]) -> Stats {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let median = match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    };
+    Stats { min: sorted.first().copied().unwrap_or(0.0), median, max: sorted.last().copied().unwrap_or(0.0) }
+}
+
+/// Runs the benchmark on the current rayon pool: a warm-up pass one ply
+/// shallower, then `repeat` rounds over all positions (position by
+/// position within a round, so slow drift affects all alike). `progress` is
+/// called after each timed run with the position's index and the seconds.
+pub fn run_bench(
+    positions: &[BenchPosition],
+    repeat: usize,
+    mode: Mode,
+    progress: &dyn Fn(usize, f64),
+) -> Vec<BenchEntry> {
+    for position in positions {
+        perft_parallel(&position.board, position.depth.saturating_sub(1), mode);
+    }
+    let mut samples = vec![Vec::with_capacity(repeat); positions.len()];
+    let mut nodes = vec![0u64; positions.len()];
+    for _ in 0..repeat.max(1) {
+        for (i, position) in positions.iter().enumerate() {
+            let start = Instant::now();
+            nodes[i] = perft_parallel(&position.board, position.depth, mode);
+            let seconds = start.elapsed().as_secs_f64();
+            samples[i].push(seconds);
+            progress(i, seconds);
+        }
+    }
+    positions
+        .iter()
+        .zip(samples)
+        .zip(nodes)
+        .map(|((position, samples), nodes)| {
+            let seconds = stats(&samples);
+            BenchEntry {
+                id: position.id.clone(),
+                fen: position.fen.clone(),
+                depth: position.depth,
+                nodes,
+                expected: position.expected,
+                ok: nodes == position.expected,
+                nodes_per_second: if seconds.median > 0.0 { nodes as f64 / seconds.median } else { 0.0 },
+                seconds,
+                samples,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statistics() {
+        let s = stats(&[3.0, 1.0, 2.0]);
+        assert_eq!((s.min, s.median, s.max), (1.0, 2.0, 3.0));
+        assert_eq!(stats(&[4.0, 1.0, 2.0, 3.0]).median, 2.5);
+        assert_eq!(stats(&[]).median, 0.0);
+    }
+
+    #[test]
+    fn versions() {
+        assert_eq!(bench_set_version(b"# perft bench set v1\n# more\nfen"), "v1");
+        assert_eq!(bench_set_version(b"fen ;D1 20"), "unversioned");
+    }
+}

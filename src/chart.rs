@@ -1,0 +1,218 @@
+//! Charts of reports as SVG, and a self-contained HTML page around them.
+
+use plotters::prelude::*;
+
+use crate::report::{BenchReport, CompareReport};
+
+/// Width and height of one chart, in pixels.
+const SIZE: (u32, u32) = (960, 480);
+
+/// A chart could not be drawn.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot draw the chart: {0}")]
+pub struct ChartError(String);
+
+fn err(e: impl std::fmt::Display) -> ChartError {
+    ChartError(e.to_string())
+}
+
+/// Escapes text for HTML and SVG.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Bars of Mnps per position, one per engine, from a compare report.
+/// Engines whose count disagreed or that failed have no bar there.
+///
+/// # Errors
+/// If plotters cannot draw (never expected for an SVG string).
+pub fn compare_chart(report: &CompareReport) -> Result<String, ChartError> {
+    let engines: Vec<&str> = report.engines.iter().map(|e| e.name.as_str()).collect();
+    let positions: Vec<&str> = report.positions.iter().map(|p| p.id.as_str()).collect();
+    let speed = |engine: &str, position: &str| {
+        report
+            .results
+            .iter()
+            .find(|r| r.engine == engine && r.position == position)
+            .and_then(|r| r.nodes_per_second)
+            .map(|s| s / 1e6)
+    };
+    let max =
+        engines.iter().flat_map(|e| positions.iter().filter_map(move |p| speed(e, p))).fold(1.0f64, f64::max);
+    let group = engines.len() as u32 + 2;
+    let width = positions.len().max(1) as u32 * group;
+    let title = format!(
+        "Mnps per position ({} thread{})",
+        report.threads,
+        if report.threads == 1 { "" } else { "s" }
+    );
+
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(&title, ("sans-serif", 22))
+            .margin(20)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0u32..width, 0f64..max * 1.15)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(width as usize + 1)
+            .x_label_formatter(&|x| {
+                if x % group == group / 2 {
+                    positions.get((x / group) as usize).map_or(String::new(), |p| p.to_string())
+                } else {
+                    String::new()
+                }
+            })
+            .y_desc("millions of nodes per second")
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .light_line_style(BLACK.mix(0.04))
+            .draw()
+            .map_err(err)?;
+        for (e, engine) in engines.iter().enumerate() {
+            let color = Palette99::pick(e).to_rgba();
+            let bars: Vec<_> = positions
+                .iter()
+                .enumerate()
+                .filter_map(|(p, position)| {
+                    speed(engine, position).map(|v| {
+                        let x = p as u32 * group + 1 + e as u32;
+                        Rectangle::new([(x, 0.0), (x + 1, v)], color.filled())
+                    })
+                })
+                .collect();
+            chart
+                .draw_series(bars)
+                .map_err(err)?
+                .label(*engine)
+                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// Lines of Mnps over a series of bench reports (sorted by time): one per
+/// position and a thicker one for the total.
+///
+/// # Errors
+/// If plotters cannot draw.
+pub fn bench_history_chart(reports: &[BenchReport]) -> Result<String, ChartError> {
+    let mut ids: Vec<&str> = Vec::new();
+    for report in reports {
+        for entry in &report.positions {
+            if !ids.contains(&entry.id.as_str()) {
+                ids.push(&entry.id);
+            }
+        }
+    }
+    let max = reports
+        .iter()
+        .flat_map(|r| r.positions.iter().map(|e| e.nodes_per_second).chain([r.total.nodes_per_second]))
+        .fold(1.0f64, f64::max)
+        / 1e6;
+    let labels: Vec<String> = reports
+        .iter()
+        .map(|r| format!("{} {}", r.timestamp.get(..10).unwrap_or(&r.timestamp), &r.tool.git_commit))
+        .collect();
+    let last = reports.len().saturating_sub(1).max(1) as u32;
+
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("Mnps over time (bench reports)", ("sans-serif", 22))
+            .margin(20)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0u32..last, 0f64..max * 1.15)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_labels(reports.len().max(2))
+            .x_label_formatter(&|x| labels.get(*x as usize).cloned().unwrap_or_default())
+            .y_desc("millions of nodes per second")
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .light_line_style(BLACK.mix(0.04))
+            .draw()
+            .map_err(err)?;
+        for (i, id) in ids.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let points: Vec<(u32, f64)> = reports
+                .iter()
+                .enumerate()
+                .filter_map(|(x, r)| {
+                    r.positions.iter().find(|e| e.id == *id).map(|e| (x as u32, e.nodes_per_second / 1e6))
+                })
+                .collect();
+            chart
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+                .map_err(err)?
+                .label(*id)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2)));
+            chart.draw_series(points.into_iter().map(|p| Circle::new(p, 3, color.filled()))).map_err(err)?;
+        }
+        let total: Vec<(u32, f64)> =
+            reports.iter().enumerate().map(|(x, r)| (x as u32, r.total.nodes_per_second / 1e6)).collect();
+        chart
+            .draw_series(LineSeries::new(total, BLACK.stroke_width(4)))
+            .map_err(err)?
+            .label("total")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(4)));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// Several SVG charts stacked vertically in one SVG document.
+pub fn stack_svgs(charts: &[String]) -> String {
+    let (w, h) = SIZE;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{}\" viewBox=\"0 0 {w} {}\">\n",
+        h as usize * charts.len(),
+        h as usize * charts.len()
+    );
+    for (i, chart) in charts.iter().enumerate() {
+        out.push_str(&format!("<g transform=\"translate(0 {})\">\n{chart}\n</g>\n", i as u32 * h));
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// A self-contained HTML page: a title, then sections of heading, chart
+/// and table (all already HTML-safe except the headings, which are escaped).
+pub fn html_page(title: &str, sections: &[(String, String, String)]) -> String {
+    let mut page = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>{}</title>\n\
+         <style>body{{font-family:sans-serif;margin:2em;color:#222}}table{{border-collapse:collapse;margin:1em 0}}\
+         td,th{{border:1px solid #bbb;padding:4px 10px;text-align:right}}td:first-child,th:first-child{{text-align:left}}\
+         .bad{{color:#b00}}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+        escape(title),
+        escape(title)
+    );
+    for (heading, svg, table) in sections {
+        page.push_str(&format!("<h2>{}</h2>\n<div>\n{svg}\n</div>\n{table}\n", escape(heading)));
+    }
+    page.push_str("</body>\n</html>\n");
+    page
+}

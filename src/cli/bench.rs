@@ -1,0 +1,131 @@
+//! `perft bench`: time the benchmark set.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use perft::bench::{bench_positions, bench_set_version, run_bench, BenchPosition};
+use perft::perft::{with_threads, Mode};
+use perft::report::{BenchReport, BenchTotal, MachineInfo, Stats, ToolInfo};
+use perft::suite::parse_suite;
+
+use super::args::BenchArgs;
+use super::output::{self, ReportTarget};
+use super::{EXIT_MISMATCH, EXIT_OK};
+
+/// The bundled benchmark set.
+pub const BENCH_SET: &[u8] = include_bytes!("../../positions/bench.epd");
+/// Its name in reports.
+pub const BENCH_SET_NAME: &str = "positions/bench.epd";
+
+/// The positions of `--positions FILE`, or the bundled set, with the set's
+/// name and version.
+pub fn load_positions(path: Option<&Path>) -> Result<(Vec<BenchPosition>, String, String)> {
+    let (bytes, name) = match path {
+        Some(path) => (
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?,
+            path.display().to_string(),
+        ),
+        None => (BENCH_SET.to_vec(), BENCH_SET_NAME.to_string()),
+    };
+    let positions = bench_positions(&parse_suite(&bytes)).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    Ok((positions, name, bench_set_version(&bytes)))
+}
+
+pub fn bench(args: BenchArgs) -> Result<u8> {
+    if args.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    if args.repeat == 0 {
+        bail!("--repeat must be at least 1");
+    }
+    let (positions, set_name, version) = load_positions(args.positions.as_deref())?;
+    let target = ReportTarget::resolve(args.json.as_deref(), "bench", !args.no_json)?;
+    let mode = if args.full { Mode::Full } else { Mode::Bulk };
+
+    let bar = output::progress_bar(
+        (positions.len() * args.repeat) as u64,
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs {msg}",
+        true,
+    );
+    let entries = with_threads(args.threads, || {
+        run_bench(&positions, args.repeat, mode, &|i, seconds| {
+            bar.inc(1);
+            bar.set_message(format!("{} {seconds:.3} s", positions[i].id));
+        })
+    })?;
+    bar.finish_and_clear();
+
+    let total_nodes: u64 = entries.iter().map(|e| e.nodes).sum();
+    let sum = |f: fn(&Stats) -> f64| entries.iter().map(|e| f(&e.seconds)).sum::<f64>();
+    let seconds = Stats { min: sum(|s| s.min), median: sum(|s| s.median), max: sum(|s| s.max) };
+    let total = BenchTotal {
+        nodes: total_nodes,
+        seconds,
+        nodes_per_second: if seconds.median > 0.0 { total_nodes as f64 / seconds.median } else { 0.0 },
+    };
+
+    let mut out = output::human_output(ReportTarget::is_stdout(&target));
+    let mut table = Table::new();
+    table.load_style(UTF8_FULL_CONDENSED);
+    table.set_header(["position", "depth", "nodes", "min s", "median s", "max s", "Mnps"]);
+    let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
+    for e in &entries {
+        table.add_row([
+            Cell::new(&e.id),
+            right(e.depth.to_string()),
+            right(e.nodes.to_string()),
+            right(format!("{:.3}", e.seconds.min)),
+            right(format!("{:.3}", e.seconds.median)),
+            right(format!("{:.3}", e.seconds.max)),
+            right(format!("{:.1}", e.nodes_per_second / 1e6)),
+        ]);
+    }
+    table.add_row([
+        Cell::new("total"),
+        Cell::new(""),
+        right(total.nodes.to_string()),
+        right(format!("{:.3}", total.seconds.min)),
+        right(format!("{:.3}", total.seconds.median)),
+        right(format!("{:.3}", total.seconds.max)),
+        right(format!("{:.1}", total.nodes_per_second / 1e6)),
+    ]);
+    writeln!(out, "{table}")?;
+    writeln!(
+        out,
+        "bench set {set_name} ({version}), {} counting, hash off, {} thread{}, {} rounds after a warm-up",
+        mode.name(),
+        args.threads,
+        if args.threads == 1 { "" } else { "s" },
+        args.repeat
+    )?;
+    let mut code = EXIT_OK;
+    for e in entries.iter().filter(|e| !e.ok) {
+        writeln!(out, "FAIL {}: depth {}: expected {}, got {}", e.id, e.depth, e.expected, e.nodes)?;
+        code = EXIT_MISMATCH;
+    }
+
+    if let Some(target) = target {
+        let report = BenchReport {
+            kind: "bench".into(),
+            tool: ToolInfo::current(),
+            machine: MachineInfo::detect(),
+            timestamp: perft::report::timestamp(),
+            bench_set: set_name,
+            bench_set_version: version,
+            threads: args.threads,
+            mode: mode.name().into(),
+            hash: "off".into(),
+            repeat: args.repeat,
+            warmup: "one pass over all positions one ply shallower".into(),
+            positions: entries,
+            total,
+        };
+        if let Some(path) = target.write(&report)? {
+            writeln!(out, "Report: {}", path.display())?;
+        }
+    }
+    out.flush()?;
+    Ok(code)
+}

@@ -1,0 +1,193 @@
+//! `perft compare`: race engines on the same positions.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use perft::compare::{run_compare, CompareEvent, Entrant};
+use perft::engine::{CommandEngine, EngineSpec, UciEngine};
+use perft::report::{ComparePosition, CompareReport, MachineInfo, ToolInfo};
+
+use super::args::CompareArgs;
+use super::bench::load_positions;
+use super::output::{self, ReportTarget};
+use super::{EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK};
+
+/// Our own engine: this binary, run per count like any command engine.
+fn ourselves(threads: usize) -> Result<Entrant> {
+    let exe = std::env::current_exe().context("cannot find this program's path")?;
+    let exe = exe.to_string_lossy().into_owned();
+    let template = vec![
+        exe.clone(),
+        "run".into(),
+        "{depth}".into(),
+        "--fen".into(),
+        "{fen}".into(),
+        "--quiet".into(),
+        "--threads".into(),
+        threads.to_string(),
+    ];
+    let spec = format!("cmd:{} run {{depth}} --fen {{fen}} --quiet --threads {threads}", exe);
+    Ok(Entrant { engine: Box::new(CommandEngine::new("perft", template, r"^(\d+)$".into())), spec })
+}
+
+pub fn compare(args: CompareArgs) -> Result<u8> {
+    if args.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    if args.repeat == 0 {
+        bail!("--repeat must be at least 1");
+    }
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    let mut patterns: BTreeMap<String, String> = BTreeMap::new();
+    for item in &args.total_regex {
+        let (name, regex) =
+            item.split_once('=').with_context(|| format!("--total-regex {item:?}: expected NAME=REGEX"))?;
+        patterns.insert(name.to_string(), regex.to_string());
+    }
+    let mut entrants = vec![ourselves(args.threads)?];
+    let mut names: HashSet<String> = HashSet::from(["perft".to_string()]);
+    for item in &args.engines {
+        let (name, spec) =
+            item.split_once('=').with_context(|| format!("--engine {item:?}: expected NAME=SPEC"))?;
+        if name.is_empty() || !names.insert(name.to_string()) {
+            bail!("--engine {item:?}: the name {name:?} is empty or already taken (perft is this program)");
+        }
+        let spec = EngineSpec::parse(spec, patterns.get(name).map(String::as_str))?;
+        let engine: Box<dyn perft::engine::Engine> = match &spec {
+            EngineSpec::Uci { command } => {
+                let mut engine = UciEngine::new(name, command.clone());
+                engine.set_option("Threads", &args.threads.to_string());
+                Box::new(engine)
+            }
+            EngineSpec::Command { .. } => spec.build(name),
+        };
+        entrants.push(Entrant { engine, spec: spec.to_string() });
+    }
+    for name in patterns.keys() {
+        if !names.contains(name) {
+            bail!("--total-regex names {name:?}, which is not an engine");
+        }
+    }
+    let (positions, set_name, _) = load_positions(args.positions.as_deref())?;
+    let target = ReportTarget::resolve(args.json.as_deref(), "compare", !args.no_json)?;
+    let mut out = output::human_output(ReportTarget::is_stdout(&target));
+    writeln!(
+        out,
+        "{} engines, {} positions from {set_name}, {} rounds, timeout {} s",
+        entrants.len(),
+        positions.len(),
+        args.repeat,
+        args.timeout
+    )?;
+
+    let bar = output::progress_bar(
+        (entrants.len() * positions.len() * args.repeat) as u64,
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs {msg}",
+        true,
+    );
+    let (engines, results) = run_compare(
+        &mut entrants,
+        &positions,
+        args.repeat,
+        Duration::from_secs_f64(args.timeout),
+        &|event| match event {
+            CompareEvent::Startup { engine, result } => match result {
+                Ok(seconds) => bar.println(format!(
+                    "{engine}: start-up {:.1} ms (subtracted from its timings)",
+                    seconds * 1e3
+                )),
+                Err(error) => bar.println(format!("ERROR {engine} failed to start: {error}")),
+            },
+            CompareEvent::Run { round, engine, position, result } => {
+                bar.inc(1);
+                match result {
+                    Ok(seconds) => {
+                        bar.set_message(format!("round {} {engine} {position} {seconds:.3} s", round + 1))
+                    }
+                    Err(error) => bar.println(format!("ERROR {engine} round {}: {error}", round + 1)),
+                }
+            }
+        },
+    );
+    bar.finish_and_clear();
+    drop(bar);
+    // The progress bar is hidden off a terminal: repeat start-up facts and
+    // errors there so they are never lost.
+    for engine in &engines {
+        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            writeln!(out, "{}: start-up {:.1} ms (subtracted)", engine.name, engine.startup_seconds * 1e3)?;
+            for error in &engine.errors {
+                writeln!(out, "ERROR {}: {error}", engine.name)?;
+            }
+        }
+    }
+
+    let mut table = Table::new();
+    table.load_style(UTF8_FULL_CONDENSED);
+    table.set_header(["engine", "position", "nodes", "median s", "Mnps", "vs perft"]);
+    let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
+    for r in &results {
+        table.add_row([
+            Cell::new(&r.engine),
+            Cell::new(&r.position),
+            right(r.nodes.map_or("-".into(), |n| n.to_string())),
+            right(if r.samples.is_empty() { "-".into() } else { format!("{:.3}", r.seconds.median) }),
+            right(r.nodes_per_second.map_or("-".into(), |s| format!("{:.1}", s / 1e6))),
+            right(r.ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x"))),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    let mut code = EXIT_OK;
+    for r in results.iter().filter(|r| r.nodes.is_some() && !r.agrees) {
+        writeln!(
+            out,
+            "DISAGREEMENT: {} on {}: {} (its speed is not ranked there)",
+            r.engine,
+            r.position,
+            r.problem.as_deref().unwrap_or("count differs")
+        )?;
+        code = EXIT_MISMATCH;
+    }
+    if code == EXIT_OK && engines.iter().any(|e| !e.errors.is_empty()) {
+        code = EXIT_BAD_INPUT;
+    }
+    writeln!(out, "Times are medians with each engine's start-up time subtracted; ratios above 1 are faster than perft.")?;
+
+    if let Some(target) = target {
+        let report = CompareReport {
+            kind: "compare".into(),
+            tool: ToolInfo::current(),
+            machine: MachineInfo::detect(),
+            timestamp: perft::report::timestamp(),
+            threads: args.threads,
+            rounds: args.repeat,
+            timeout_seconds: args.timeout,
+            method: "wall time of each count measured from outside the engine (process start to exit for \
+                     command engines, `go perft` to `Nodes searched` for UCI engines), minus the engine's \
+                     median start-up time (depth-1 count of the start position); engines interleaved in \
+                     rotated order each round; median of the rounds"
+                .into(),
+            positions: positions
+                .iter()
+                .map(|p| ComparePosition {
+                    id: p.id.clone(),
+                    fen: p.fen.clone(),
+                    depth: p.depth,
+                    expected: p.expected,
+                })
+                .collect(),
+            engines,
+            results,
+        };
+        if let Some(path) = target.write(&report)? {
+            writeln!(out, "Report: {}", path.display())?;
+        }
+    }
+    out.flush()?;
+    Ok(code)
+}

@@ -1,0 +1,173 @@
+//! Comparing engines: the same positions on every engine, interleaved
+//! round by round, timed from outside, counts cross-checked.
+
+use std::time::Duration;
+
+use crate::bench::{stats, BenchPosition};
+use crate::board::STARTPOS_FEN;
+use crate::engine::{Engine, EnginePosition};
+use crate::report::{CompareEngine, CompareResult};
+
+/// Runs of a depth-1 count used to measure an engine's start-up time.
+const STARTUP_RUNS: usize = 3;
+/// Counts faster than this (after subtracting start-up) are not timed.
+const MIN_TIMED_SECONDS: f64 = 1e-3;
+
+/// An engine taking part, with the spec it was built from.
+pub struct Entrant {
+    /// The engine.
+    pub engine: Box<dyn Engine>,
+    /// How it is run, for the report.
+    pub spec: String,
+}
+
+/// What happened, for progress display.
+pub enum CompareEvent<'a> {
+    /// An engine's start-up time was measured (or it failed to start).
+    Startup {
+        /// The engine.
+        engine: &'a str,
+        /// The median time, or the error.
+        result: Result<f64, String>,
+    },
+    /// One timed run ended.
+    Run {
+        /// Round, from 0.
+        round: usize,
+        /// The engine.
+        engine: &'a str,
+        /// The position's name.
+        position: &'a str,
+        /// Seconds with start-up subtracted, or the error.
+        result: Result<f64, String>,
+    },
+}
+
+/// Runs the comparison. The first entrant is "ours": ratios are relative to
+/// it. Every engine's start-up time (median of depth-1 counts of the start
+/// position) is subtracted from its timings. In round `r` the engines run
+/// each position in an order rotated by `r`, so slow drift of a noisy
+/// machine falls on all of them alike. An engine that cannot count the
+/// start position to depth 1 takes no further part; any other failure is
+/// recorded for that run and the comparison goes on.
+pub fn run_compare(
+    entrants: &mut [Entrant],
+    positions: &[BenchPosition],
+    rounds: usize,
+    timeout: Duration,
+    progress: &dyn Fn(CompareEvent),
+) -> (Vec<CompareEngine>, Vec<CompareResult>) {
+    let startpos = EnginePosition::new(STARTPOS_FEN, false);
+    let mut engines: Vec<CompareEngine> = Vec::new();
+    let mut alive = Vec::new();
+    for entrant in entrants.iter_mut() {
+        let mut times = Vec::new();
+        let mut error = None;
+        for _ in 0..STARTUP_RUNS {
+            match entrant.engine.perft(&startpos, 1, timeout) {
+                Ok(run) if run.nodes == 20 => times.push(run.seconds),
+                Ok(run) => {
+                    error = Some(format!("counts {} moves in the start position, not 20", run.nodes));
+                    break;
+                }
+                Err(e) => {
+                    error = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+        let startup = stats(&times).median;
+        let name = entrant.engine.name().to_string();
+        progress(CompareEvent::Startup { engine: &name, result: error.clone().map_or(Ok(startup), Err) });
+        alive.push(error.is_none());
+        engines.push(CompareEngine {
+            name,
+            spec: entrant.spec.clone(),
+            startup_seconds: startup,
+            errors: error.map(|e| format!("failed to start: {e}")).into_iter().collect(),
+        });
+    }
+
+    let n = entrants.len();
+    // samples[engine][position], counts[engine][position], problems likewise
+    let mut samples = vec![vec![Vec::new(); positions.len()]; n];
+    let mut counts: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); positions.len()]; n];
+    let mut problems: Vec<Vec<Option<String>>> = vec![vec![None; positions.len()]; n];
+    for round in 0..rounds.max(1) {
+        for (p, position) in positions.iter().enumerate() {
+            let engine_position = EnginePosition::new(position.fen.clone(), position.board.is_chess960());
+            for k in 0..n {
+                let e = (k + round) % n;
+                if !alive[e] {
+                    continue;
+                }
+                let entrant = &mut entrants[e];
+                let result = entrant.engine.perft(&engine_position, position.depth, timeout);
+                let name = entrant.engine.name().to_string();
+                let event = match result {
+                    Ok(run) => {
+                        let seconds = (run.seconds - engines[e].startup_seconds).max(1e-6);
+                        samples[e][p].push(seconds);
+                        counts[e][p].push(run.nodes);
+                        Ok(seconds)
+                    }
+                    Err(error) => {
+                        let message = format!("{}: {error}", position.id);
+                        engines[e].errors.push(message.clone());
+                        problems[e][p] = Some(error.to_string());
+                        Err(message)
+                    }
+                };
+                progress(CompareEvent::Run { round, engine: &name, position: &position.id, result: event });
+            }
+        }
+    }
+
+    let mut results = Vec::new();
+    let mut our_speed = vec![None; positions.len()];
+    for e in 0..n {
+        for (p, position) in positions.iter().enumerate() {
+            let seen = &counts[e][p];
+            let agrees = !seen.is_empty() && seen.iter().all(|&c| c == position.expected);
+            let seconds = stats(&samples[e][p]);
+            // A count that takes less than the engine's own start-up time
+            // (or a millisecond) cannot be timed against it.
+            let too_short = !samples[e][p].is_empty()
+                && (seconds.median < engines[e].startup_seconds || seconds.median < MIN_TIMED_SECONDS);
+            let speed = (agrees && !too_short && seconds.median > 0.0)
+                .then(|| position.expected as f64 / seconds.median);
+            if e == 0 {
+                our_speed[p] = speed;
+            }
+            let problem = if !alive[e] {
+                Some("failed to start".to_string())
+            } else if seen.iter().any(|&c| c != position.expected) {
+                Some(format!(
+                    "count disagrees: reported {}, expected {}",
+                    seen.iter().map(u64::to_string).collect::<Vec<_>>().join("/"),
+                    position.expected
+                ))
+            } else if too_short {
+                Some(format!(
+                    "too fast to time: {:.2} ms after subtracting {:.2} ms of start-up; use a deeper position",
+                    seconds.median * 1e3,
+                    engines[e].startup_seconds * 1e3
+                ))
+            } else {
+                problems[e][p].clone()
+            };
+            results.push(CompareResult {
+                engine: engines[e].name.clone(),
+                position: position.id.clone(),
+                nodes: seen.last().copied(),
+                agrees,
+                samples: samples[e][p].clone(),
+                seconds,
+                nodes_per_second: speed,
+                ratio_to_ours: speed.zip(our_speed[p]).map(|(theirs, ours)| theirs / ours),
+                problem,
+            });
+        }
+    }
+    (engines, results)
+}

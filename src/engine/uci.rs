@@ -1,0 +1,169 @@
+//! A UCI engine driven with `position` and `go perft N`.
+
+use std::time::{Duration, Instant};
+
+use super::process::{Next, Process};
+use super::{parse_divide_line, Engine, EngineError, EnginePosition, EngineRun};
+
+/// How long a UCI engine may take to answer `uci` and `isready`.
+const HANDSHAKE: Duration = Duration::from_secs(30);
+
+/// A UCI engine (Stockfish or any other that implements `go perft`).
+pub struct UciEngine {
+    name: String,
+    command: Vec<String>,
+    options: Vec<(String, String)>,
+    process: Option<Process>,
+    chess960: Option<bool>,
+}
+
+impl UciEngine {
+    /// An engine started with `command` (program and arguments) on first use.
+    pub fn new(name: &str, command: Vec<String>) -> Self {
+        UciEngine { name: name.to_string(), command, options: Vec::new(), process: None, chess960: None }
+    }
+
+    /// Sets a UCI option at start-up (`setoption name NAME value VALUE`),
+    /// such as `Threads` or `Hash`.
+    pub fn set_option(&mut self, name: &str, value: &str) {
+        self.options.push((name.to_string(), value.to_string()));
+        self.process = None;
+    }
+
+    fn fail(&mut self, error: EngineError) -> EngineError {
+        if let Some(mut process) = self.process.take() {
+            process.kill();
+        }
+        self.chess960 = None;
+        error
+    }
+
+    fn wait_for(&mut self, prefix: &str, deadline: Instant, timeout: Duration) -> Result<(), EngineError> {
+        let process = self.process.as_mut().expect("started");
+        loop {
+            match process.next_line(deadline) {
+                Next::Line(line) if line.trim_start().starts_with(prefix) => return Ok(()),
+                Next::Line(_) => {}
+                Next::Closed => {
+                    let status = process.wait(Instant::now() + Duration::from_secs(1));
+                    let error = EngineError::Exited {
+                        status: status.map_or("still running".into(), |s| s.to_string()),
+                        output: process.tail(),
+                    };
+                    return Err(self.fail(error));
+                }
+                Next::Timeout => {
+                    let error =
+                        EngineError::Timeout { seconds: timeout.as_secs_f64(), output: process.tail() };
+                    return Err(self.fail(error));
+                }
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        let process = self.process.as_mut().expect("started");
+        if let Err(e) = process.send(line) {
+            let output = process.tail();
+            let error = if e.kind() == std::io::ErrorKind::BrokenPipe {
+                EngineError::Exited { status: "closed its input".into(), output }
+            } else {
+                EngineError::Io(e.to_string())
+            };
+            return Err(self.fail(error));
+        }
+        Ok(())
+    }
+
+    fn ensure_started(&mut self) -> Result<(), EngineError> {
+        if self.process.is_some() {
+            return Ok(());
+        }
+        let (program, args) = self.command.split_first().expect("spec has a program");
+        let process = Process::spawn(program, args, true)
+            .map_err(|e| EngineError::Start { program: program.clone(), reason: e.to_string() })?;
+        self.process = Some(process);
+        let deadline = Instant::now() + HANDSHAKE;
+        self.send("uci")?;
+        self.wait_for("uciok", deadline, HANDSHAKE)?;
+        for (name, value) in self.options.clone() {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.send("isready")?;
+        self.wait_for("readyok", deadline, HANDSHAKE)
+    }
+}
+
+impl Engine for UciEngine {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn perft(
+        &mut self,
+        position: &EnginePosition,
+        depth: u32,
+        timeout: Duration,
+    ) -> Result<EngineRun, EngineError> {
+        self.ensure_started()?;
+        if self.chess960 != Some(position.chess960) {
+            self.send(&format!("setoption name UCI_Chess960 value {}", position.chess960))?;
+            self.chess960 = Some(position.chess960);
+        }
+        let mut command = format!("position fen {}", position.fen);
+        if !position.moves.is_empty() {
+            command.push_str(" moves ");
+            command.push_str(&position.moves.join(" "));
+        }
+        self.send(&command)?;
+        self.send("isready")?;
+        self.wait_for("readyok", Instant::now() + HANDSHAKE, HANDSHAKE)?;
+
+        let start = Instant::now();
+        let deadline = start + timeout;
+        self.send(&format!("go perft {depth}"))?;
+        let mut divide = Vec::new();
+        loop {
+            let process = self.process.as_mut().expect("started");
+            match process.next_line(deadline) {
+                Next::Line(line) => {
+                    let line = line.trim();
+                    if let Some(total) = line.strip_prefix("Nodes searched:") {
+                        let seconds = start.elapsed().as_secs_f64();
+                        let total = total.trim().replace(',', "");
+                        return match total.parse::<u64>() {
+                            Ok(nodes) => Ok(EngineRun {
+                                nodes,
+                                seconds,
+                                divide: (!divide.is_empty()).then_some(divide),
+                            }),
+                            Err(_) => {
+                                let error = EngineError::Unparsable {
+                                    what: format!("\"Nodes searched: {total}\" is not a number"),
+                                    output: process.tail(),
+                                };
+                                Err(self.fail(error))
+                            }
+                        };
+                    }
+                    if let Some(entry) = parse_divide_line(line) {
+                        divide.push(entry);
+                    }
+                }
+                Next::Closed => {
+                    let status = process.wait(Instant::now() + Duration::from_secs(1));
+                    let error = EngineError::Exited {
+                        status: status.map_or("closed its output".into(), |s| s.to_string()),
+                        output: process.tail(),
+                    };
+                    return Err(self.fail(error));
+                }
+                Next::Timeout => {
+                    let error =
+                        EngineError::Timeout { seconds: timeout.as_secs_f64(), output: process.tail() };
+                    return Err(self.fail(error));
+                }
+            }
+        }
+    }
+}

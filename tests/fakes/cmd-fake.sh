@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# A fake command-line perft for the tests, printing the output format of
+# FAKE_FORMAT (qperft or gigantua) with counts from the real perft binary
+# ($PERFT_BIN). Arguments follow that program: qperft DEPTH FEN,
+# gigantua FEN DEPTH. FAKE_MODE=crash exits with status 1 after a line.
+set -u
+format="${FAKE_FORMAT:-qperft}"
+if [ "$format" = qperft ]; then depth="$1"; fen="$2"; else fen="$1"; depth="$2"; fi
+if [ "${FAKE_MODE:-honest}" = crash ] && [ "$depth" -gt 1 ]; then
+    echo "Segmentation fault (pretend)" >&2
+    exit 1
+fi
+if [ "$format" = qperft ]; then
+    echo "Quick Perft by H.G. Muller"
+    echo "Perft mode: No hashing"
+    echo ""
+    for ((i = 1; i <= depth; i++)); do
+        printf 'perft(%2d)= %12d ( 0.001 sec)\n' "$i" "$("$PERFT_BIN" run "$i" --fen "$fen" -q -t 1)"
+    done
+else
+    echo "Depth: $depth - $fen"
+    for ((i = 1; i <= depth; i++)); do
+        echo "Perft $i: $("$PERFT_BIN" run "$i" --fen "$fen" -q -t 1) 1ms 100.5 MNodes/s"
+    done
+    echo ""
+    printf 'Press any key to exit...'
+    read -r -n 1 _ || true
+fi

@@ -1,0 +1,335 @@
+//! End-to-end tests of the comparison harness: bench, compare (with real
+//! Stockfish and with misbehaving fake engines), diff and report.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn perft() -> Command {
+    let mut cmd = Command::cargo_bin("perft").unwrap();
+    cmd.env("PERFT_BIN", assert_cmd::cargo::cargo_bin("perft"));
+    cmd
+}
+
+fn fake(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fakes").join(name).to_string_lossy().into_owned()
+}
+
+fn stockfish() -> String {
+    std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".into())
+}
+
+/// A small positions file with counts, deep enough to time.
+fn positions(dir: &Path) -> PathBuf {
+    let path = dir.join("small.epd");
+    std::fs::write(
+        &path,
+        "# perft bench set test-1\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D4 197281 ;id \"start\"\n\
+         r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 ;D3 97862 ;id \"kiwipete\"\n\
+         bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D3 12189 ;id \"chess960\"\n",
+    )
+    .unwrap();
+    path
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn result<'a>(report: &'a Value, engine: &str, position: &str) -> &'a Value {
+    report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["engine"] == engine && r["position"] == position)
+        .unwrap_or_else(|| panic!("no result for {engine} on {position}"))
+}
+
+#[test]
+fn bench_reports_statistics_and_verifies_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = positions(dir.path());
+    let report = dir.path().join("bench.json");
+    let output = perft()
+        .args(["bench", "--repeat", "3", "--positions"])
+        .arg(&set)
+        .arg("--json")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("bulk counting, hash off, 1 thread, 3 rounds"), "{stdout}");
+    let r = json(&report);
+    assert_eq!(r["kind"], "bench");
+    assert_eq!(r["bench_set_version"], "test-1");
+    for key in ["cpu", "cores", "os", "cpu_features", "compiled_features"] {
+        assert!(r["machine"].get(key).is_some(), "machine.{key}");
+    }
+    for key in ["git_commit", "rustc", "build_profile", "slider_backend"] {
+        assert!(r["tool"].get(key).is_some(), "tool.{key}");
+    }
+    let start = &r["positions"][0];
+    assert_eq!(start["nodes"], 197281);
+    assert_eq!(start["ok"], true);
+    assert_eq!(start["samples"].as_array().unwrap().len(), 3);
+    let (min, median, max) = (
+        start["seconds"]["min"].as_f64().unwrap(),
+        start["seconds"]["median"].as_f64().unwrap(),
+        start["seconds"]["max"].as_f64().unwrap(),
+    );
+    assert!(min <= median && median <= max && min > 0.0);
+    assert_eq!(r["total"]["nodes"], 197281 + 97862 + 12189);
+
+    // A wrong expected count fails the bench.
+    let wrong = dir.path().join("wrong.epd");
+    std::fs::write(&wrong, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D3 8903\n").unwrap();
+    let output =
+        perft().args(["bench", "--repeat", "1", "--no-json", "--positions"]).arg(&wrong).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("FAIL"));
+}
+
+#[test]
+fn compare_against_stockfish_and_preset_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = positions(dir.path());
+    let report = dir.path().join("compare.json");
+    let output = perft()
+        .args(["compare", "--repeat", "2", "--engine"])
+        .arg(format!("stockfish=uci:{}", stockfish()))
+        .arg("--engine")
+        .arg(format!("q=qperft:{}", fake("cmd-fake.sh")))
+        .arg("--engine")
+        .arg(format!("g=gigantua:{}", fake("cmd-fake.sh")))
+        .arg("--positions")
+        .arg(&set)
+        .arg("--json")
+        .arg(&report)
+        .env("FAKE_FORMAT", "qperft")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // The gigantua fake reads its arguments the qperft way here, so it
+    // fails to start; the others must still be compared.
+    let r = json(&report);
+    assert_eq!(r["kind"], "compare");
+    assert_eq!(r["engines"][0]["name"], "perft");
+    for engine in ["perft", "stockfish", "q"] {
+        for position in ["start", "kiwipete", "chess960"] {
+            let res = result(&r, engine, position);
+            assert_eq!(res["agrees"], true, "{engine} {position}: {res}\n{stdout}");
+            assert_eq!(res["samples"].as_array().unwrap().len(), 2);
+        }
+    }
+    assert!(
+        r["engines"][3]["errors"][0].as_str().unwrap().contains("failed to start"),
+        "{}",
+        r["engines"][3]
+    );
+    assert_eq!(output.status.code(), Some(2), "an engine failed: {stdout}");
+    assert!(stdout.contains("start-up"), "{stdout}");
+
+    // With the gigantua format, the gigantua preset reads the fake.
+    let output = perft()
+        .args(["compare", "--repeat", "1", "--no-json", "--engine"])
+        .arg(format!("g=gigantua:{}", fake("cmd-fake.sh")))
+        .arg("--positions")
+        .arg(&set)
+        .env("FAKE_FORMAT", "gigantua")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+}
+
+#[test]
+fn compare_reports_each_faulty_engine_and_loses_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = positions(dir.path());
+    let report = dir.path().join("compare.json");
+    let mut cmd = perft();
+    cmd.args(["compare", "--repeat", "1", "--timeout", "3", "--positions"])
+        .arg(&set)
+        .arg("--json")
+        .arg(&report);
+    for mode in ["crash", "hang", "liar", "garbage"] {
+        // Each fake reads its mode from its own environment, via `env`.
+        cmd.arg("--engine").arg(format!("{mode}=uci:env FAKE_MODE={mode} {}", fake("uci-fake.sh")));
+    }
+    cmd.arg("--engine")
+        .arg(format!("crashcmd=qperft:env FAKE_MODE=crash {} {{depth}} {{fen}}", fake("cmd-fake.sh")));
+    cmd.arg("--engine").arg(format!("stockfish=uci:{}", stockfish()));
+    cmd.arg("--engine").arg("missing=uci:/nonexistent/engine");
+    let output = cmd.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "the liar disagrees: {stdout}");
+    let r = json(&report);
+    let errors = |name: &str| -> String {
+        r["engines"].as_array().unwrap().iter().find(|e| e["name"] == name).unwrap()["errors"].to_string()
+    };
+    assert!(errors("crash").contains("exited"), "{}", errors("crash"));
+    assert!(errors("hang").contains("no answer within 3.0 s"), "{}", errors("hang"));
+    assert!(errors("garbage").contains("not a number"), "{}", errors("garbage"));
+    assert!(errors("crashcmd").contains("Segmentation fault (pretend)"), "{}", errors("crashcmd"));
+    assert!(errors("missing").contains("failed to start"), "{}", errors("missing"));
+    assert!(stdout.contains("DISAGREEMENT: liar on start"), "{stdout}");
+    let lie = result(&r, "liar", "start");
+    assert_eq!(lie["agrees"], false);
+    assert_eq!(lie["nodes"], 197282);
+    assert!(lie.get("nodes_per_second").is_none(), "a disagreeing engine is not ranked");
+    // Everything else still ran: ours and Stockfish on every position, and a
+    // crashed or hung UCI engine was restarted for the next position.
+    for position in ["start", "kiwipete", "chess960"] {
+        assert_eq!(result(&r, "perft", position)["agrees"], true);
+        assert_eq!(result(&r, "stockfish", position)["agrees"], true);
+        assert!(result(&r, "crash", position).get("problem").is_some());
+    }
+    assert_eq!(errors("hang").matches("no answer").count(), 3, "restarted after each hang");
+}
+
+fn bench_report(dir: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
+    let mut r: Value = serde_json::from_str(include_str!("data/bench-report.json")).unwrap();
+    edit(&mut r);
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string(&r).unwrap()).unwrap();
+    path
+}
+
+/// Every timed entry of a bench report: the positions and the total.
+fn timed_entries(r: &mut Value) -> Vec<&mut Value> {
+    let obj = r.as_object_mut().unwrap();
+    let mut entries = Vec::new();
+    for (key, value) in obj.iter_mut() {
+        match key.as_str() {
+            "positions" => entries.extend(value.as_array_mut().unwrap().iter_mut()),
+            "total" => entries.push(value),
+            _ => {}
+        }
+    }
+    entries
+}
+
+fn scale_times(r: &mut Value, factor: f64) {
+    for p in timed_entries(r) {
+        for key in ["min", "median", "max"] {
+            let v = p["seconds"][key].as_f64().unwrap();
+            p["seconds"][key] = (v * factor).into();
+        }
+        let nps = p["nodes_per_second"].as_f64().unwrap();
+        p["nodes_per_second"] = (nps / factor).into();
+    }
+}
+
+#[test]
+fn diff_flags_count_changes_and_regressions_and_refuses_other_machines() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = bench_report(dir.path(), "old.json", |_| {});
+    let run = |new: &Path, extra: &[&str]| {
+        let output = perft().arg("diff").arg(&old).arg(new).args(extra).output().unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr),
+        )
+    };
+    let same = bench_report(dir.path(), "same.json", |_| {});
+    let (code, out) = run(&same, &[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("0 counts changed, 0 regressions"), "{out}");
+
+    let slower = bench_report(dir.path(), "slower.json", |r| scale_times(r, 1.5));
+    let (code, out) = run(&slower, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("REGRESSION"), "{out}");
+
+    // 3% slower is under the 5% threshold; 20% over a 25% threshold too.
+    let (code, out) = run(&bench_report(dir.path(), "s3.json", |r| scale_times(r, 1.03)), &[]);
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) =
+        run(&bench_report(dir.path(), "s20.json", |r| scale_times(r, 1.2)), &["--threshold", "25"]);
+    assert_eq!(code, Some(0), "{out}");
+
+    // Slower medians whose min-max ranges overlap are not flagged.
+    let noisy = bench_report(dir.path(), "noisy.json", |r| {
+        scale_times(r, 1.2);
+        for p in timed_entries(r) {
+            p["seconds"]["min"] = (p["seconds"]["min"].as_f64().unwrap() / 2.0).into();
+        }
+    });
+    let (code, out) = run(&noisy, &[]);
+    assert_eq!(code, Some(0), "{out}");
+
+    let miscount = bench_report(dir.path(), "miscount.json", |r| r["positions"][1]["nodes"] = 12345.into());
+    let (code, out) = run(&miscount, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("COUNT CHANGED: kiwipete"), "{out}");
+
+    let elsewhere = bench_report(dir.path(), "other.json", |r| r["machine"]["cpu"] = "Some Other CPU".into());
+    let (code, out) = run(&elsewhere, &[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("differ in machine"), "{out}");
+    let (code, out) = run(&elsewhere, &["--force"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("warning"), "{out}");
+
+    let full = bench_report(dir.path(), "full.json", |r| r["mode"] = "full".into());
+    let (code, out) = run(&full, &[]);
+    assert_eq!(code, Some(2));
+    assert!(out.contains("differ in mode"), "{out}");
+
+    std::fs::write(dir.path().join("junk.json"), "{ not json").unwrap();
+    let (code, out) = run(&dir.path().join("junk.json"), &[]);
+    assert_eq!(code, Some(2));
+    assert!(out.contains("not JSON"), "{out}");
+}
+
+#[test]
+fn report_renders_charts() {
+    let dir = tempfile::tempdir().unwrap();
+    let compare = dir.path().join("compare.json");
+    std::fs::write(&compare, include_str!("data/compare-report.json")).unwrap();
+    let first = bench_report(dir.path(), "b1.json", |r| r["timestamp"] = "2026-11-20T10:00:00Z".into());
+    let second = bench_report(dir.path(), "b2.json", |r| {
+        r["timestamp"] = "2026-11-21T10:00:00Z".into();
+        scale_times(r, 0.9);
+    });
+    let html = dir.path().join("out/report.html");
+    let output = perft()
+        .arg("report")
+        .arg(&compare)
+        .arg(&first)
+        .arg(&second)
+        .arg("--out")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert_eq!(page.matches("<svg").count(), 2, "a bar chart and a line chart");
+    for name in ["perft", "stockfish", "cozy-chess"] {
+        assert!(
+            page.contains(&format!(">{name}<")) || page.contains(&format!(">\n{name}\n<")),
+            "{name} missing"
+        );
+    }
+    // Each embedded chart is well-formed XML.
+    for svg in page.split("<svg").skip(1) {
+        let svg = format!("<svg{}", &svg[..svg.find("</svg>").unwrap() + 6]);
+        roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    }
+    let svg_path = dir.path().join("charts.svg");
+    perft().arg("report").arg(&compare).arg("--out").arg(&svg_path).assert().success();
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("well-formed SVG");
+    let texts: String = doc.descendants().filter_map(|n| n.text()).collect();
+    for name in ["perft", "stockfish", "cozy-chess", "start", "kiwipete"] {
+        assert!(texts.contains(name), "{name} missing from the SVG");
+    }
+    // Other report kinds and output types are refused clearly.
+    let out =
+        perft().arg("report").arg(&compare).arg("--out").arg(dir.path().join("x.png")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(".html or .svg"));
+}
