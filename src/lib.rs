@@ -31,6 +31,7 @@
 
 pub mod attacks;
 pub mod bench;
+pub mod bisect;
 pub mod board;
 pub mod chart;
 pub mod compare;

@@ -271,6 +271,27 @@ impl Board {
         self.attackers(self.king(us), !us, self.occupied())
     }
 
+    /// Pieces of the side to move pinned to their king (moving off the line
+    /// would expose the king).
+    pub fn pinned(&self) -> Bitboard {
+        let us = self.side_to_move;
+        let king = self.king(us);
+        let ours = self.color(us);
+        let theirs = self.color(!us);
+        let queens = self.pieces(PieceKind::Queen);
+        let straight = (self.pieces(PieceKind::Rook) | queens) & theirs;
+        let diagonal = (self.pieces(PieceKind::Bishop) | queens) & theirs;
+        let snipers = (rook_attacks(king, theirs) & straight) | (bishop_attacks(king, theirs) & diagonal);
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = crate::attacks::between(king, sniper) & ours;
+            if blockers.count() == 1 {
+                pinned |= blockers;
+            }
+        }
+        pinned
+    }
+
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {

@@ -28,6 +28,16 @@ Exit status:
   1  a count changed or a regression was flagged
   2  bad input, or the reports are not comparable";
 
+const CHECK_HELP: &str = "\
+ENGINE is [NAME=]SPEC, SPEC as for `perft compare`: uci:PROGRAM [ARGS], cmd:TEMPLATE,
+qperft:PATH or gigantua:PATH. Engines that print a divide (`move: count` lines) are
+bisected with it; others by asking for each child position's count.
+
+Exit status:
+  0  the engine matched every count
+  1  the engine got a count wrong
+  2  bad input or usage, or the engine failed (start, crash, hang, unreadable output)";
+
 const EXIT_STATUS: &str = "\
 Exit status:
   0  every count matched
@@ -68,6 +78,20 @@ pub enum Command {
     /// bench reports (Mnps over time) into a self-contained HTML page or SVG.
     #[command(after_help = EXIT_STATUS)]
     Report(ReportArgs),
+    /// Check another engine's perft against suites; bisect every wrong count
+    /// down to the position and move it comes from.
+    #[command(after_help = CHECK_HELP)]
+    Check(CheckArgs),
+    /// Bisect one position's count difference with another engine, step by
+    /// step.
+    #[command(after_help = CHECK_HELP)]
+    Debug(DebugArgs),
+    /// The engine interface of the perftree debugger: `perft perftree DEPTH
+    /// FEN [MOVES]` prints `move count` lines, a blank line and the total.
+    Perftree(PerftreeArgs),
+    /// A minimal UCI engine on stdin/stdout with Stockfish's `go perft`
+    /// (uci, isready, ucinewgame, position, go perft, setoption, d, quit).
+    Uci,
 }
 
 /// Where the position comes from.
@@ -234,4 +258,86 @@ pub struct ReportArgs {
     /// the charts alone.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The engine to check, [NAME=]SPEC.
+    #[arg(long, short = 'e', value_name = "ENGINE")]
+    pub engine: String,
+    /// Suite files; none runs the bundled default suite.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Skip depths above D.
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<u32>,
+    /// Skip checks whose expected count exceeds N.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Also check every position at depth D, with our count as the reference
+    /// where the file has none.
+    #[arg(long, value_name = "D")]
+    pub depth: Option<u32>,
+    /// Stop at the first wrong count.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Seconds one engine call may take before the engine is killed and
+    /// restarted.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Accept impossible-but-playable positions.
+    #[arg(long)]
+    pub relaxed: bool,
+    /// Read every position's castling the Chess960 way.
+    #[arg(long)]
+    pub chess960: bool,
+    /// Threads for our own counts.
+    #[arg(long, short = 't', value_name = "N")]
+    pub threads: Option<usize>,
+    /// Pattern (one group) for the total of a command engine; `{depth}`
+    /// stands for the depth.
+    #[arg(long, value_name = "REGEX")]
+    pub total_regex: Option<String>,
+    /// Write the JSON report to FILE (`-` for stdout) instead of
+    /// results/check-<timestamp>.json.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_json")]
+    pub json: Option<PathBuf>,
+    /// Do not write a JSON report.
+    #[arg(long)]
+    pub no_json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DebugArgs {
+    /// The engine to debug, [NAME=]SPEC.
+    #[arg(long, short = 'e', value_name = "ENGINE")]
+    pub engine: String,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Plies to count.
+    #[arg(long, short = 'd', value_name = "N")]
+    pub depth: u32,
+    /// Seconds one engine call may take.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Threads for our own counts.
+    #[arg(long, short = 't', value_name = "N")]
+    pub threads: Option<usize>,
+    /// Pattern (one group) for the total of a command engine.
+    #[arg(long, value_name = "REGEX")]
+    pub total_regex: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct PerftreeArgs {
+    /// Plies to count.
+    #[arg(value_name = "DEPTH")]
+    pub depth: u32,
+    /// The position.
+    #[arg(value_name = "FEN")]
+    pub fen: String,
+    /// Moves played from FEN first (UCI, space-separated, in one argument
+    /// or several).
+    #[arg(value_name = "MOVES", trailing_var_arg = true, allow_hyphen_values = true)]
+    pub moves: Vec<String>,
 }

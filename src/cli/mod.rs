@@ -2,12 +2,15 @@
 
 mod args;
 mod bench;
+mod check;
 mod compare;
 mod diff;
 mod output;
+mod perftree;
 mod report;
 mod run;
 mod suite;
+mod uci;
 
 use std::process::ExitCode;
 
@@ -38,6 +41,10 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => compare::compare(args),
         Command::Diff(args) => diff::diff(args),
         Command::Report(args) => report::report(args),
+        Command::Check(args) => check::check(args),
+        Command::Debug(args) => check::debug(args),
+        Command::Perftree(args) => perftree::perftree(args),
+        Command::Uci => uci::uci(),
     };
     match result {
         Ok(code) => ExitCode::from(code),

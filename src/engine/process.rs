@@ -159,6 +159,9 @@ impl Process {
 
     /// The last lines it printed (standard error marked), for error messages.
     pub(crate) fn tail(&self) -> String {
+        if self.tail.is_empty() {
+            return "(no output)".into();
+        }
         self.tail.iter().cloned().collect::<Vec<_>>().join("\n")
     }
 }

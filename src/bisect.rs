@@ -1,0 +1,387 @@
+//! Finding where another engine's wrong count comes from: compare its
+//! divide with ours, descend into a root move whose count differs, and
+//! repeat until the position where a move is missing or extra.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::Board;
+use crate::engine::{Engine, EngineError, EnginePosition};
+use crate::perft::{divide_parallel, Mode};
+use crate::types::{Move, PieceKind};
+
+/// What a faulty position exercises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tag {
+    /// An en-passant capture is possible or involved.
+    EnPassant,
+    /// Castling is possible or involved.
+    Castling,
+    /// Castling in Chess960.
+    Chess960Castling,
+    /// A promotion is possible or involved.
+    Promotion,
+    /// The side to move is in check.
+    Check,
+    /// The side to move is in double check.
+    DoubleCheck,
+    /// The side to move has a pinned piece.
+    Pin,
+}
+
+impl Tag {
+    /// All tags, in report order.
+    pub const ALL: [Tag; 7] = [
+        Tag::EnPassant,
+        Tag::Castling,
+        Tag::Chess960Castling,
+        Tag::Promotion,
+        Tag::Check,
+        Tag::DoubleCheck,
+        Tag::Pin,
+    ];
+
+    /// The tag's name in reports (`en_passant`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tag::EnPassant => "en_passant",
+            Tag::Castling => "castling",
+            Tag::Chess960Castling => "chess960_castling",
+            Tag::Promotion => "promotion",
+            Tag::Check => "check",
+            Tag::DoubleCheck => "double_check",
+            Tag::Pin => "pin",
+        }
+    }
+}
+
+impl fmt::Display for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name().replace('_', " "))
+    }
+}
+
+/// One level of the descent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BisectStep {
+    /// Moves from the test position to this node.
+    pub path: Vec<String>,
+    /// The node.
+    pub fen: String,
+    /// Plies counted from it.
+    pub depth: u32,
+    /// Our count.
+    pub ours: u64,
+    /// The engine's count.
+    pub theirs: u64,
+    /// The move descended into next, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+/// Where a wrong count comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bisection {
+    /// Moves from the test position to the faulty position, shortest found.
+    pub path: Vec<String>,
+    /// The faulty position.
+    pub fen: String,
+    /// Plies counted from it when the difference showed.
+    pub depth: u32,
+    /// Moves we generate there that the engine does not.
+    pub missing: Vec<String>,
+    /// Moves the engine generates there that we do not (as it wrote them).
+    pub extra: Vec<String>,
+    /// Whether missing and extra moves are known: engines that do not print
+    /// a divide are bisected with per-child counts, which find the position
+    /// but cannot name an extra move.
+    pub moves_known: bool,
+    /// What the faulty position exercises.
+    pub tags: Vec<Tag>,
+    /// Every level of the descent.
+    pub steps: Vec<BisectStep>,
+}
+
+/// Why a bisection stopped without an answer.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BisectError {
+    /// The engine failed while being asked.
+    #[error("the engine failed during bisection: {0}")]
+    Engine(#[from] EngineError),
+    /// The engine's count agreed with ours when asked again.
+    #[error("the engine now agrees ({nodes} nodes at depth {depth}): the difference does not reproduce")]
+    NoDifference {
+        /// Depth asked.
+        depth: u32,
+        /// Count both gave.
+        nodes: u64,
+    },
+}
+
+/// Tags for a faulty node: what its position offers and what the differing
+/// moves are.
+pub fn tags_for(board: &Board, moves: &[String]) -> Vec<Tag> {
+    let mut tags = Vec::new();
+    let checkers = board.checkers().count();
+    let mut add = |tag| {
+        if !tags.contains(&tag) {
+            tags.push(tag);
+        }
+    };
+    let legal = board.legal_moves();
+    let castles = legal.iter().any(|m| m.is_castle());
+    if board.en_passant().is_some() || legal.iter().any(|m| m.is_en_passant()) {
+        add(Tag::EnPassant);
+    }
+    if castles {
+        add(Tag::Castling);
+        if board.is_chess960() {
+            add(Tag::Chess960Castling);
+        }
+    }
+    if legal.iter().any(|m| m.promotion().is_some()) {
+        add(Tag::Promotion);
+    }
+    for text in moves {
+        match board.parse_uci(text).ok() {
+            Some(mv) if mv.is_castle() => {
+                add(Tag::Castling);
+                if board.is_chess960() {
+                    add(Tag::Chess960Castling);
+                }
+            }
+            Some(mv) if mv.is_en_passant() => add(Tag::EnPassant),
+            Some(mv) if mv.promotion().is_some() => add(Tag::Promotion),
+            _ => {
+                // An extra move the engine makes up: classify by its shape.
+                let bytes = text.as_bytes();
+                if bytes.len() == 5 {
+                    add(Tag::Promotion);
+                } else if bytes.len() == 4 {
+                    let from = text[..2].parse().ok();
+                    let to: Option<crate::types::Square> = text[2..4].parse().ok();
+                    if let (Some(from), Some(to)) = (from, to) {
+                        match board.piece_on(from).map(|p| p.kind()) {
+                            Some(PieceKind::King) if (from.file() as u8).abs_diff(to.file() as u8) >= 2 => {
+                                add(Tag::Castling)
+                            }
+                            Some(PieceKind::Pawn)
+                                if from.file() != to.file() && board.piece_on(to).is_none() =>
+                            {
+                                add(Tag::EnPassant)
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if checkers >= 1 {
+        add(Tag::Check);
+    }
+    if checkers >= 2 {
+        add(Tag::DoubleCheck);
+    }
+    if board.pinned().any() {
+        add(Tag::Pin);
+    }
+    tags.sort();
+    tags
+}
+
+fn position(start: &EnginePosition, path: &[String]) -> EnginePosition {
+    let mut moves = start.moves.clone();
+    moves.extend(path.iter().cloned());
+    EnginePosition { fen: start.fen.clone(), moves, chess960: start.chess960 }
+}
+
+/// Our divide keyed by this board's UCI notation.
+fn our_divide(board: &Board, depth: u32) -> BTreeMap<String, (Move, u64)> {
+    divide_parallel(board, depth, Mode::Bulk, &|_, _| {})
+        .into_iter()
+        .map(|(mv, nodes)| (board.uci(mv), (mv, nodes)))
+        .collect()
+}
+
+/// Differing children examined one level ahead before descending, so the
+/// path found is the shortest among them.
+const LOOK_AHEAD: usize = 6;
+
+/// The engine's divide at a node, keyed by this board's notation, when the
+/// engine printed one that adds up.
+fn engine_divide(node: &Board, run: &crate::engine::EngineRun) -> Option<BTreeMap<String, u64>> {
+    let divide = run.divide.as_ref().filter(|d| d.iter().map(|(_, n)| n).sum::<u64>() == run.nodes)?;
+    let mut theirs: BTreeMap<String, u64> = BTreeMap::new();
+    for (text, nodes) in divide {
+        let key = node.parse_uci(text).map(|mv| node.uci(mv)).unwrap_or_else(|_| text.clone());
+        *theirs.entry(key).or_insert(0) += nodes;
+    }
+    Some(theirs)
+}
+
+/// Moves in one divide and not the other: (missing, extra).
+fn set_difference(
+    ours: &BTreeMap<String, (Move, u64)>,
+    theirs: &BTreeMap<String, u64>,
+) -> (Vec<String>, Vec<String>) {
+    let missing = ours.keys().filter(|k| !theirs.contains_key(*k)).cloned().collect();
+    let extra = theirs.keys().filter(|k| !ours.contains_key(*k)).cloned().collect();
+    (missing, extra)
+}
+
+/// Bisects a count difference of `engine` at `depth` below `board` (which
+/// the engine knows as `start`, a FEN and moves). At each level it compares
+/// the engine's divide with ours; where the move lists differ, that is the
+/// answer. Otherwise it looks one level ahead among the cheapest differing
+/// moves for a position whose move list differs, and else descends into the
+/// cheapest. Engines without a divide are asked for each child's count.
+/// `on_step` sees each level as it is examined. Our counts run on the
+/// current rayon pool.
+///
+/// # Errors
+/// [`BisectError`] if the engine fails or stops disagreeing.
+pub fn bisect(
+    engine: &mut dyn Engine,
+    board: &Board,
+    start: &EnginePosition,
+    depth: u32,
+    timeout: Duration,
+    on_step: &mut dyn FnMut(&BisectStep),
+) -> Result<Bisection, BisectError> {
+    let mut node = board.fork();
+    let mut path: Vec<String> = Vec::new();
+    let mut steps: Vec<BisectStep> = Vec::new();
+    let mut depth = depth.max(1);
+    // The engine's answer for the next node, when the look-ahead already
+    // asked for it.
+    let mut known: Option<crate::engine::EngineRun> = None;
+    let found = |node: &Board,
+                 path: Vec<String>,
+                 depth,
+                 missing: Vec<String>,
+                 extra: Vec<String>,
+                 known_moves,
+                 steps| {
+        let mut differing = missing.clone();
+        differing.extend(extra.iter().cloned());
+        Bisection {
+            path,
+            fen: node.fen(),
+            depth,
+            tags: tags_for(node, &differing),
+            missing,
+            extra,
+            moves_known: known_moves,
+            steps,
+        }
+    };
+    loop {
+        let ours = our_divide(&node, depth);
+        let our_total: u64 = ours.values().map(|&(_, n)| n).sum();
+        let run = match known.take() {
+            Some(run) => run,
+            None => engine.perft(&position(start, &path), depth, timeout)?,
+        };
+        let mut step = BisectStep {
+            path: path.clone(),
+            fen: node.fen(),
+            depth,
+            ours: our_total,
+            theirs: run.nodes,
+            next: None,
+        };
+        if run.nodes == our_total {
+            if steps.is_empty() {
+                return Err(BisectError::NoDifference { depth, nodes: run.nodes });
+            }
+            // A child that disagreed in its parent's divide agrees on its
+            // own: the engine's divide was wrong at the parent.
+            on_step(&step);
+            steps.push(step);
+            let parent = steps[steps.len() - 2].clone();
+            let mut parent_board = board.fork();
+            for mv in &parent.path {
+                parent_board.play_uci(mv).expect("our own path");
+            }
+            return Ok(found(&parent_board, parent.path, parent.depth, Vec::new(), Vec::new(), false, steps));
+        }
+        let next: Option<(String, Move)> = if let Some(theirs) = engine_divide(&node, &run) {
+            let (missing, extra) = set_difference(&ours, &theirs);
+            if !missing.is_empty() || !extra.is_empty() {
+                on_step(&step);
+                steps.push(step);
+                return Ok(found(&node, path, depth, missing, extra, true, steps));
+            }
+            let mut differing: Vec<(&String, Move, u64)> = ours
+                .iter()
+                .filter(|(k, &(_, n))| theirs.get(*k) != Some(&n))
+                .map(|(k, &(mv, n))| (k, mv, n))
+                .collect();
+            differing.sort_by_key(|&(_, _, n)| n);
+            // Look one level ahead for a child whose move list differs.
+            let mut chosen = None;
+            if depth > 1 {
+                for &(text, mv, _) in differing.iter().take(LOOK_AHEAD) {
+                    let mut child = node.fork();
+                    child.make(mv);
+                    let mut child_path = path.clone();
+                    child_path.push(text.clone());
+                    let child_run = engine.perft(&position(start, &child_path), depth - 1, timeout)?;
+                    let differs = engine_divide(&child, &child_run).is_some_and(|theirs| {
+                        let (missing, extra) = set_difference(&our_divide(&child, depth - 1), &theirs);
+                        !missing.is_empty() || !extra.is_empty()
+                    });
+                    if differs || chosen.is_none() {
+                        chosen = Some((text.clone(), mv, child_run));
+                    }
+                    if differs {
+                        break;
+                    }
+                }
+            }
+            match chosen {
+                Some((text, mv, child_run)) => {
+                    known = Some(child_run);
+                    Some((text, mv))
+                }
+                None => differing.first().map(|&(text, mv, _)| (text.clone(), mv)),
+            }
+        } else {
+            // No divide: ask for each child's count, smallest first.
+            let mut children: Vec<(&String, &(Move, u64))> = ours.iter().collect();
+            children.sort_by_key(|(_, &(_, n))| n);
+            let mut chosen = None;
+            if depth > 1 {
+                for (text, &(mv, nodes)) in children {
+                    let mut child_path = path.clone();
+                    child_path.push(text.clone());
+                    let child = engine.perft(&position(start, &child_path), depth - 1, timeout)?;
+                    if child.nodes != nodes {
+                        known = Some(child);
+                        chosen = Some((text.clone(), mv));
+                        break;
+                    }
+                }
+            }
+            chosen
+        };
+        let Some((text, mv)) = next else {
+            // Every child agrees, or this is depth 1: the engine generates a
+            // different set of moves here, which it does not name.
+            on_step(&step);
+            steps.push(step);
+            return Ok(found(&node, path, depth, Vec::new(), Vec::new(), false, steps));
+        };
+        step.next = Some(text.clone());
+        on_step(&step);
+        steps.push(step);
+        node.make(mv);
+        path.push(text);
+        depth -= 1;
+    }
+}

@@ -1,0 +1,380 @@
+//! `perft check` and `perft debug`: another engine's counts against suites
+//! and ours, with automatic bisection of every wrong count.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use perft::bisect::{bisect, BisectStep, Bisection};
+use perft::board::{Board, CastlingMode, FenOptions};
+use perft::engine::{Engine, EnginePosition, EngineSpec};
+use perft::perft::{perft_parallel, with_threads, Mode};
+use perft::report::{
+    CheckReport, CheckResult, CheckSummary, CheckedEngine, MachineInfo, SuiteError, SuiteSettings, ToolInfo,
+};
+use perft::suite::{load_suite_file, parse_suite, ParsedSuite};
+
+use super::args::{CheckArgs, DebugArgs};
+use super::output::{self, ReportTarget};
+use super::suite::{DEFAULT_SUITE, DEFAULT_SUITE_NAME};
+use super::{EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK};
+
+/// `[NAME=]SPEC` into a name and a spec; without a name, the program's file
+/// name.
+pub fn parse_engine(text: &str, total_regex: Option<&str>) -> Result<(String, EngineSpec)> {
+    let colon = text.find(':').unwrap_or(text.len());
+    let (name, spec) = match text[..colon].find('=') {
+        Some(eq) => (text[..eq].to_string(), &text[eq + 1..]),
+        None => (String::new(), text),
+    };
+    let spec = EngineSpec::parse(spec, total_regex)?;
+    let name = if name.is_empty() {
+        let program = match &spec {
+            EngineSpec::Uci { command } => command[0].clone(),
+            EngineSpec::Command { template, .. } => template[0].clone(),
+        };
+        std::path::Path::new(&program)
+            .file_name()
+            .map_or(program.clone(), |n| n.to_string_lossy().into_owned())
+    } else {
+        name
+    };
+    Ok((name, spec))
+}
+
+fn timeout(seconds: f64) -> Result<Duration> {
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// A shell command that reproduces a fault: `perft debug` on the faulty
+/// position, one ply deeper than the difference shows.
+fn reproduce(engine: &str, bisection: &Bisection) -> String {
+    let quote = |s: &str| shlex::try_quote(s).map(|q| q.into_owned()).unwrap_or_else(|_| format!("'{s}'"));
+    // Where the move lists are known to differ, one ply shows it.
+    let depth = if bisection.moves_known { 1 } else { bisection.depth };
+    format!("perft debug --engine {} --fen {} --depth {depth}", quote(engine), quote(&bisection.fen))
+}
+
+fn describe(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<()> {
+    if bisection.path.is_empty() {
+        writeln!(out, "  at the test position itself (depth {})", bisection.depth)?;
+    } else {
+        writeln!(out, "  after {} (depth {} from there)", bisection.path.join(" "), bisection.depth)?;
+    }
+    writeln!(out, "  position: {}", bisection.fen)?;
+    if bisection.moves_known {
+        if !bisection.missing.is_empty() {
+            writeln!(out, "  missing moves (legal, not generated): {}", bisection.missing.join(" "))?;
+        }
+        if !bisection.extra.is_empty() {
+            writeln!(out, "  extra moves (generated, not legal): {}", bisection.extra.join(" "))?;
+        }
+    } else if let Some(last) = bisection.steps.last() {
+        writeln!(
+            out,
+            "  the engine counts {} where we count {} (no divide to name the moves)",
+            last.theirs, last.ours
+        )?;
+    }
+    let tags: Vec<String> = bisection.tags.iter().map(ToString::to_string).collect();
+    writeln!(out, "  exercises: {}", if tags.is_empty() { "nothing special".into() } else { tags.join(", ") })
+}
+
+struct Item {
+    file: String,
+    line: usize,
+    id: Option<String>,
+    fen: String,
+    board: Board,
+    depth: u32,
+    expected: Option<u64>,
+}
+
+pub fn check(args: CheckArgs) -> Result<u8> {
+    let threads = output::threads(args.threads)?;
+    let timeout = timeout(args.timeout)?;
+    let (name, spec) = parse_engine(&args.engine, args.total_regex.as_deref())?;
+    let target = ReportTarget::resolve(args.json.as_deref(), "check", !args.no_json)?;
+    let options = FenOptions {
+        castling: if args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Detect },
+        relaxed: args.relaxed,
+    };
+    let files: Vec<(String, Result<ParsedSuite, String>)> = if args.files.is_empty() {
+        vec![(DEFAULT_SUITE_NAME.to_string(), Ok(parse_suite(DEFAULT_SUITE)))]
+    } else {
+        args.files.iter().map(|p| (p.display().to_string(), load_suite_file(p))).collect()
+    };
+    let mut errors = Vec::new();
+    let mut items = Vec::new();
+    let mut positions = 0;
+    let mut skipped = 0;
+    for (file, content) in files {
+        let parsed = match content {
+            Ok(parsed) => parsed,
+            Err(message) => {
+                errors.push(SuiteError { file, line: 0, message });
+                continue;
+            }
+        };
+        errors.extend(parsed.errors.iter().map(|e| SuiteError {
+            file: file.clone(),
+            line: e.line,
+            message: e.message.clone(),
+        }));
+        for entry in parsed.entries {
+            let board = match Board::from_fen_with(&entry.fen, options) {
+                Ok(board) => board,
+                Err(e) => {
+                    errors.push(SuiteError { file: file.clone(), line: entry.line, message: e.to_string() });
+                    continue;
+                }
+            };
+            positions += 1;
+            let mut counts: Vec<(u32, Option<u64>)> =
+                entry.counts.iter().map(|&(d, n)| (d, Some(n))).collect();
+            if let Some(depth) = args.depth {
+                if !counts.iter().any(|&(d, _)| d == depth) {
+                    counts.push((depth, None));
+                }
+            }
+            for (depth, expected) in counts {
+                if args.max_depth.is_some_and(|max| depth > max)
+                    || args.max_nodes.is_some_and(|max| expected.is_some_and(|n| n > max))
+                {
+                    skipped += 1;
+                    continue;
+                }
+                items.push(Item {
+                    file: file.clone(),
+                    line: entry.line,
+                    id: entry.id.clone(),
+                    fen: entry.fen.clone(),
+                    board: board.clone(),
+                    depth,
+                    expected,
+                });
+            }
+        }
+        errors.sort_by(|a, b| a.file.cmp(&b.file).then(a.line.cmp(&b.line)));
+    }
+
+    let mut engine = spec.build(&name);
+    let mut out = output::human_output(ReportTarget::is_stdout(&target));
+    writeln!(out, "checking {name} ({spec}) on {} counts of {positions} positions", items.len())?;
+    let bar = output::progress_bar(
+        items.len() as u64,
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} checks {msg}",
+        true,
+    );
+    let start = Instant::now();
+    let total = items.len();
+    let results = with_threads(threads, || -> Result<Vec<CheckResult>> {
+        let mut results = Vec::new();
+        for item in &items {
+            let (expected, expected_from) = match item.expected {
+                Some(n) => (n, "file"),
+                None => (perft_parallel(&item.board, item.depth, Mode::Bulk), "perft"),
+            };
+            let position = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
+            let began = Instant::now();
+            let answer = engine.perft(&position, item.depth, timeout);
+            let seconds = began.elapsed().as_secs_f64();
+            let mut result = CheckResult {
+                file: item.file.clone(),
+                line: item.line,
+                id: item.id.clone(),
+                fen: item.fen.clone(),
+                depth: item.depth,
+                expected,
+                expected_from: expected_from.into(),
+                engine_nodes: None,
+                ok: false,
+                seconds,
+                error: None,
+                bisection: None,
+                bisection_error: None,
+                reproduce: None,
+            };
+            match answer {
+                Err(e) => {
+                    bar.println(format!(
+                        "ERROR {}:{} depth {}: {name} {e}",
+                        item.file, item.line, item.depth
+                    ));
+                    result.error = Some(e.to_string());
+                }
+                Ok(run) => {
+                    result.engine_nodes = Some(run.nodes);
+                    result.ok = run.nodes == expected;
+                    if !result.ok {
+                        bar.set_message(format!("bisecting {}:{}", item.file, item.line));
+                        match bisect(
+                            engine.as_mut(),
+                            &item.board,
+                            &position,
+                            item.depth,
+                            timeout,
+                            &mut |_| {},
+                        ) {
+                            Ok(bisection) => {
+                                result.reproduce = Some(reproduce(&args.engine, &bisection));
+                                result.bisection = Some(bisection);
+                            }
+                            Err(e) => result.bisection_error = Some(e.to_string()),
+                        }
+                    }
+                }
+            }
+            bar.inc(1);
+            let failed = !result.ok && result.error.is_none();
+            results.push(result);
+            if failed && args.fail_fast {
+                break;
+            }
+        }
+        Ok(results)
+    })??;
+    bar.finish_and_clear();
+
+    let mut failures_by_tag: BTreeMap<String, usize> = BTreeMap::new();
+    for r in results.iter().filter(|r| !r.ok && r.error.is_none()) {
+        writeln!(
+            out,
+            "FAIL {}:{}: depth {}: expected {} ({}), {name} says {}",
+            r.file,
+            r.line,
+            r.depth,
+            r.expected,
+            if r.expected_from == "file" { "from the file" } else { "from perft" },
+            r.engine_nodes.unwrap_or(0)
+        )?;
+        writeln!(out, "  fen: {}", r.fen)?;
+        match (&r.bisection, &r.bisection_error) {
+            (Some(b), _) => {
+                describe(&mut out, b)?;
+                for tag in &b.tags {
+                    *failures_by_tag.entry(tag.name().to_string()).or_default() += 1;
+                }
+            }
+            (None, Some(e)) => writeln!(out, "  bisection stopped: {e}")?,
+            (None, None) => {}
+        }
+        if let Some(command) = &r.reproduce {
+            writeln!(out, "  reproduce: {command}")?;
+        }
+    }
+    for r in results.iter().filter(|r| r.error.is_some()) {
+        let error = r.error.as_deref().unwrap_or_default();
+        writeln!(
+            out,
+            "ERROR {}:{}: depth {}: {}",
+            r.file,
+            r.line,
+            r.depth,
+            error.lines().next().unwrap_or("")
+        )?;
+    }
+    for e in &errors {
+        writeln!(out, "ERROR {}:{}: {}", e.file, e.line, e.message)?;
+    }
+    let summary = CheckSummary {
+        positions,
+        checks: results.len(),
+        passed: results.iter().filter(|r| r.ok).count(),
+        failed: results.iter().filter(|r| !r.ok && r.error.is_none()).count(),
+        errors: results.iter().filter(|r| r.error.is_some()).count() + errors.len(),
+        skipped: skipped + (total - results.len()),
+        failures_by_tag,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    writeln!(
+        out,
+        "{name}: {} checks: {} passed, {} failed, {} errors, {} skipped",
+        summary.checks, summary.passed, summary.failed, summary.errors, summary.skipped
+    )?;
+    if !summary.failures_by_tag.is_empty() {
+        let tags: Vec<String> =
+            summary.failures_by_tag.iter().map(|(t, n)| format!("{} {n}", t.replace('_', " "))).collect();
+        writeln!(out, "failures by what they exercise: {}", tags.join(", "))?;
+    }
+    let code = if summary.failed > 0 {
+        EXIT_MISMATCH
+    } else if summary.errors > 0 {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_OK
+    };
+    if let Some(target) = target {
+        let report = CheckReport {
+            kind: "check".into(),
+            tool: ToolInfo::current(),
+            machine: MachineInfo::detect(),
+            timestamp: perft::report::timestamp(),
+            engine: CheckedEngine { name: name.clone(), spec: spec.to_string() },
+            settings: SuiteSettings {
+                max_depth: args.max_depth,
+                max_nodes: args.max_nodes,
+                relaxed: args.relaxed,
+                chess960: args.chess960,
+                fail_fast: args.fail_fast,
+            },
+            results,
+            errors,
+            summary,
+        };
+        if let Some(path) = target.write(&report)? {
+            writeln!(out, "Report: {}", path.display())?;
+        }
+    }
+    out.flush()?;
+    Ok(code)
+}
+
+pub fn debug(args: DebugArgs) -> Result<u8> {
+    let threads = output::threads(args.threads)?;
+    let timeout = timeout(args.timeout)?;
+    let (name, spec) = parse_engine(&args.engine, args.total_regex.as_deref())?;
+    let board = output::position(&args.position)?;
+    let fen = args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string());
+    // The moves as played, in the board's notation (the engine is told
+    // UCI_Chess960 when it is Chess960).
+    let position = EnginePosition {
+        fen,
+        moves: board.moves_played().map(|m| m.uci(board.is_chess960()).to_string()).collect(),
+        chess960: board.is_chess960(),
+    };
+    let mut engine: Box<dyn Engine> = spec.build(&name);
+    println!("debugging {name} ({spec}) at depth {}: {}", args.depth, board.fen());
+    // Steps are printed from a pool thread: no stdout lock may be held here.
+    let result = with_threads(threads, || {
+        bisect(engine.as_mut(), &board, &position, args.depth, timeout, &mut |step: &BisectStep| {
+            let at = if step.path.is_empty() { "root".to_string() } else { step.path.join(" ") };
+            let next = step.next.as_deref().map_or(String::new(), |m| format!(", descending into {m}"));
+            println!(
+                "  {at}: depth {}: perft {}, {name} {} ({:+}){next}",
+                step.depth,
+                step.ours,
+                step.theirs,
+                step.theirs as i128 - step.ours as i128
+            );
+        })
+    })?;
+    let mut out = std::io::stdout().lock();
+    match result {
+        Ok(bisection) => {
+            writeln!(out, "found:")?;
+            describe(&mut out, &bisection)?;
+            writeln!(out, "  reproduce: {}", reproduce(&args.engine, &bisection))?;
+            Ok(EXIT_MISMATCH)
+        }
+        Err(perft::bisect::BisectError::NoDifference { depth, nodes }) => {
+            writeln!(out, "{name} agrees: {nodes} nodes at depth {depth}")?;
+            Ok(EXIT_OK)
+        }
+        Err(e) => Err(e).context(format!("{name} failed")),
+    }
+}

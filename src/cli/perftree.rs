@@ -1,0 +1,31 @@
+//! `perft perftree`: the engine interface of the perftree debugger.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use perft::board::{Board, FenOptions};
+use perft::perft::{divide_parallel, with_threads, Mode};
+
+use super::EXIT_OK;
+
+pub fn perftree(args: super::args::PerftreeArgs) -> Result<u8> {
+    let mut board = Board::from_fen_with(&args.fen, FenOptions::RELAXED)
+        .with_context(|| format!("bad FEN {:?}", args.fen))?;
+    for mv in args.moves.iter().flat_map(|m| m.split_whitespace()) {
+        board.play_uci(mv).with_context(|| format!("bad move {mv:?}"))?;
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let divide = if args.depth == 0 {
+        Vec::new()
+    } else {
+        with_threads(threads, || divide_parallel(&board, args.depth, Mode::Bulk, &|_, _| {}))?
+    };
+    let total: u64 = if args.depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
+    let mut out = std::io::stdout().lock();
+    for (mv, nodes) in divide {
+        writeln!(out, "{} {nodes}", board.uci(mv))?;
+    }
+    writeln!(out, "\n{total}")?;
+    out.flush()?;
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,142 @@
+//! `perft uci`: a minimal UCI engine whose `go perft` prints the divide as
+//! Stockfish does, so anything that drives Stockfish's perft can drive ours.
+
+use std::io::{BufRead, Write};
+
+use anyhow::Result;
+use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
+use perft::perft::{divide_parallel, Mode};
+
+use super::EXIT_OK;
+
+struct Engine {
+    board: Board,
+    chess960: bool,
+    threads: usize,
+    hash_mb: usize,
+    pool: rayon::ThreadPool,
+}
+
+impl Engine {
+    fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
+        let (fen, rest) = match words.first() {
+            Some(&"startpos") => (STARTPOS_FEN.to_string(), &words[1..]),
+            Some(&"fen") => {
+                let end = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+                (words[1..end].join(" "), &words[end..])
+            }
+            _ => return Err("expected `position startpos` or `position fen FEN`".into()),
+        };
+        let options = FenOptions {
+            castling: if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Detect },
+            relaxed: true,
+        };
+        let mut board = Board::from_fen_with(&fen, options).map_err(|e| format!("bad FEN: {e}"))?;
+        if self.chess960 {
+            board.set_chess960(true).map_err(|e| e.to_string())?;
+        }
+        // Like Stockfish, play the moves up to the first one that is not
+        // legal, and keep that position; then say what went wrong.
+        let mut problem = None;
+        if let Some((&"moves", moves)) = rest.split_first() {
+            for mv in moves {
+                if let Err(e) = board.play_uci(mv) {
+                    problem = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+        self.board = board;
+        problem.map_or(Ok(()), Err)
+    }
+
+    fn perft(&self, depth: u32, out: &mut dyn Write) -> std::io::Result<()> {
+        let divide = if depth == 0 {
+            Vec::new()
+        } else {
+            self.pool.install(|| divide_parallel(&self.board, depth, Mode::Bulk, &|_, _| {}))
+        };
+        let nodes: u64 = if depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
+        for (mv, n) in divide {
+            writeln!(out, "{}: {n}", self.board.uci(mv))?;
+        }
+        writeln!(out, "\nNodes searched: {nodes}\n")
+    }
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    Ok(rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build()?)
+}
+
+pub fn uci() -> Result<u8> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut engine =
+        Engine { board: Board::startpos(), chess960: false, threads, hash_mb: 16, pool: pool(threads)? };
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            None => {}
+            Some("uci") => {
+                writeln!(out, "id name perft {}", env!("CARGO_PKG_VERSION"))?;
+                writeln!(out, "id author the perft developers")?;
+                writeln!(out, "option name Threads type spin default {threads} min 1 max 1024")?;
+                writeln!(out, "option name Hash type spin default 16 min 0 max 1048576")?;
+                writeln!(out, "option name UCI_Chess960 type check default false")?;
+                writeln!(out, "uciok")?;
+            }
+            Some("isready") => writeln!(out, "readyok")?,
+            Some("ucinewgame") => engine.board = Board::startpos(),
+            Some("setoption") => {
+                // setoption name NAME [value VALUE]
+                let name_end = words.iter().position(|w| *w == "value").unwrap_or(words.len());
+                let name = words.get(2..name_end).map(|w| w.join(" ")).unwrap_or_default();
+                let value = words.get(name_end + 1..).map(|w| w.join(" ")).unwrap_or_default();
+                match name.to_ascii_lowercase().as_str() {
+                    "uci_chess960" => {
+                        engine.chess960 = value.eq_ignore_ascii_case("true");
+                        if engine.board.set_chess960(engine.chess960).is_err() {
+                            writeln!(out, "info string the current position needs Chess960 castling")?;
+                        }
+                    }
+                    "threads" => match value.parse::<usize>() {
+                        Ok(n) if n >= 1 => {
+                            engine.threads = n;
+                            engine.pool = pool(n)?;
+                        }
+                        _ => writeln!(out, "info string bad Threads value {value:?}")?,
+                    },
+                    "hash" => match value.parse::<usize>() {
+                        Ok(mb) => engine.hash_mb = mb,
+                        _ => writeln!(out, "info string bad Hash value {value:?}")?,
+                    },
+                    _ => writeln!(out, "info string unknown option {name:?}")?,
+                }
+            }
+            Some("position") => {
+                if let Err(e) = engine.set_position(&words[1..]) {
+                    writeln!(out, "info string {e}")?;
+                }
+            }
+            Some("go") => match (words.get(1), words.get(2).and_then(|d| d.parse::<u32>().ok())) {
+                (Some(&"perft"), Some(depth)) => engine.perft(depth, &mut out)?,
+                _ => writeln!(out, "info string only `go perft N` is supported")?,
+            },
+            Some("d") => {
+                write!(out, "{}", engine.board.pretty())?;
+                writeln!(
+                    out,
+                    "Checkers: {}",
+                    engine.board.checkers().into_iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+                )?;
+                let _ = engine.hash_mb;
+            }
+            Some("quit") => break,
+            Some(other) => writeln!(out, "Unknown command: '{other}'. Type help for more information.")?,
+        }
+        out.flush()?;
+    }
+    Ok(EXIT_OK)
+}
