@@ -132,6 +132,21 @@ pub struct RunArgs {
     /// Print only the total.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Use a shared hash table of MB mebibytes for subtree counts.
+    #[arg(long, value_name = "MB")]
+    pub hash: Option<u64>,
+    /// Repeat the run with an independent set of hash keys and fail unless
+    /// both give the same counts (needs --hash).
+    #[arg(long, requires = "hash")]
+    pub verify_hash: bool,
+    /// Record every finished subtree in a journal FILE (new), so the run can
+    /// resume after a crash, kill or Ctrl-C.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub checkpoint: Option<PathBuf>,
+    /// Resume from the journal FILE of an earlier run with the same position,
+    /// depth and mode: finished subtrees are skipped, the rest recorded.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
     /// Write a JSON report to FILE (`-` for stdout); without FILE, to
     /// results/run-<timestamp>.json.
     #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]

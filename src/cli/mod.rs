@@ -24,8 +24,28 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_MISMATCH: u8 = 1;
 /// Exit status: bad input or usage (unreadable files, malformed FEN, bad options).
 pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status: interrupted by Ctrl-C (128 + SIGINT) after writing what was
+/// finished.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Raised by the first Ctrl-C: work stops starting new subtrees, checks or
+/// runs, and each command writes what it finished. A second Ctrl-C exits at
+/// once.
+pub static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn install_interrupt_handler() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+        eprintln!(
+            "\ninterrupted: finishing what is running and writing what is done (Ctrl-C again to quit now)"
+        );
+    });
+}
 
 pub fn main() -> ExitCode {
+    install_interrupt_handler();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -1,15 +1,89 @@
-//! `perft run`: one position, divide and total.
+//! `perft run`: one position, divide and total; optionally hashed,
+//! verified, checkpointed and resumable.
 
 use std::io::Write;
+use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::Result;
-use perft::perft::{divide_parallel, with_threads, Mode};
-use perft::report::{DivideEntry, MachineInfo, RunReport, ToolInfo};
+use anyhow::{bail, Context, Result};
+use perft::board::Board;
+use perft::perft::journal::{plan_tasks, Journal, JournalHeader};
+use perft::perft::{count, divide_with, with_threads, KeySet, Mode, PerftTable, Search};
+use perft::report::{DivideEntry, HashInfo, MachineInfo, RunReport, ToolInfo};
+use perft::types::Move;
+use rayon::prelude::*;
 
 use super::args::RunArgs;
 use super::output::{self, ReportTarget};
-use super::EXIT_OK;
+use super::{EXIT_INTERRUPTED, EXIT_OK, INTERRUPTED};
+
+/// Root moves with their counts; `None` for a move cut short by Ctrl-C.
+type Divide = Vec<(Move, Option<u64>)>;
+
+/// Counts through a journal: the tree split into subtrees, each finished
+/// one recorded, those already in the journal skipped.
+fn count_with_journal(
+    board: &Board,
+    depth: u32,
+    search: &Search,
+    args: &RunArgs,
+    out: &mut dyn Write,
+    threads: usize,
+) -> Result<(Divide, u64)> {
+    let (split, tasks) = plan_tasks(board, depth);
+    let header = JournalHeader { fen: board.fen(), depth, mode: search.mode, split, tasks: tasks.len() };
+    let (journal, done) = match (&args.checkpoint, &args.resume) {
+        (Some(path), _) => (Journal::create(path, &header)?, Default::default()),
+        (None, Some(path)) => {
+            let (journal, done, note) = Journal::resume(path, &header, &tasks, board)?;
+            if let Some(note) = note {
+                writeln!(out, "note: {note}")?;
+            }
+            writeln!(out, "resuming: {} of {} subtrees already done", done.len(), tasks.len())?;
+            (journal, done)
+        }
+        (None, None) => unreachable!("only called with a journal"),
+    };
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let counts: Vec<Option<u64>> = with_threads(threads, || {
+        tasks
+            .par_iter()
+            .enumerate()
+            .map(|(i, path)| {
+                if let Some(&n) = done.get(&i) {
+                    return Some(n);
+                }
+                let mut child = board.fork();
+                for &mv in path {
+                    child.make(mv);
+                }
+                let n = count(&child, depth - path.len() as u32, search)?;
+                let moves: Vec<String> =
+                    path.iter().map(|&m| m.uci(board.is_chess960()).to_string()).collect();
+                if let Err(e) = journal.record(i, &moves, n) {
+                    failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e.into());
+                    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+                    return None;
+                }
+                Some(n)
+            })
+            .collect()
+    })?;
+    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error.context("cannot write the journal; stopped"));
+    }
+    let resumed: u64 = done.values().sum();
+    // Subtrees are in root-move order: sum them per root move.
+    let mut divide: Divide = Vec::new();
+    for (path, n) in tasks.iter().zip(counts) {
+        let Some(&first) = path.first() else { continue };
+        match divide.last_mut() {
+            Some((mv, total)) if *mv == first => *total = total.zip(n).map(|(a, b)| a + b),
+            _ => divide.push((first, n)),
+        }
+    }
+    Ok((divide, resumed))
+}
 
 pub fn run(args: RunArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
@@ -17,24 +91,102 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let target = ReportTarget::resolve(args.json.as_deref(), "run", false)?;
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
     let depth = args.depth;
+    let journaled = args.checkpoint.is_some() || args.resume.is_some();
+    if journaled && depth < 2 {
+        bail!("--checkpoint and --resume need a depth of at least 2");
+    }
+    if let Some(mb) = args.hash {
+        let available = perft::report::available_memory_mb();
+        if available.is_some_and(|free| mb > free) {
+            bail!("--hash {mb} MB is more than the {} MB of memory available", available.unwrap_or(0));
+        }
+    }
+    let mut out = output::human_output(ReportTarget::is_stdout(&target));
 
     let root_moves = board.legal_moves().len() as u64;
     let bar = output::progress_bar(
         root_moves,
         "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} root moves",
-        !args.quiet && depth >= 6,
+        !args.quiet && depth >= 6 && !journaled,
     );
-    let start = Instant::now();
-    let divide = if depth == 0 {
-        Vec::new()
-    } else {
-        with_threads(threads, || divide_parallel(&board, depth, mode, &|_, _| bar.inc(1)))?
+    let table = match args.hash {
+        Some(mb) => Some(PerftTable::new(mb, KeySet::Primary).context("--hash")?),
+        None => None,
     };
+    let run_once = |table: Option<&PerftTable>, out: &mut dyn Write| -> Result<(Divide, u64)> {
+        if depth == 0 {
+            return Ok((Vec::new(), 0));
+        }
+        let search = Search { mode, table, stop: Some(&INTERRUPTED) };
+        if journaled {
+            count_with_journal(&board, depth, &search, &args, out, threads)
+        } else {
+            Ok((with_threads(threads, || divide_with(&board, depth, &search, &|_, _| bar.inc(1)))?, 0))
+        }
+    };
+    let start = Instant::now();
+    let (divide, resumed) = run_once(table.as_ref(), &mut out)?;
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let nodes: u64 = if depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
+    let finished = divide.iter().all(|(_, n)| n.is_some());
+    let nodes: u64 = if depth == 0 { 1 } else { divide.iter().filter_map(|&(_, n)| n).sum() };
+    let mut hash = table.as_ref().map(|table| {
+        let (probes, hits) = table.probes_and_hits();
+        HashInfo {
+            megabytes: args.hash.unwrap_or(0),
+            entries: table.entries(),
+            fill: table.fill(),
+            probes,
+            hits,
+            verified: None,
+        }
+    });
+    drop(table);
 
-    let mut out = output::human_output(ReportTarget::is_stdout(&target));
+    if !finished {
+        // Ctrl-C: show what finished, say how to go on.
+        writeln!(out, "interrupted after {seconds:.1} s; root moves finished:")?;
+        for &(mv, n) in &divide {
+            if let Some(n) = n {
+                writeln!(out, "{}: {n}", board.uci(mv))?;
+            }
+        }
+        let done = divide.iter().filter(|(_, n)| n.is_some()).count();
+        writeln!(out, "{done} of {} root moves finished ({nodes} nodes)", divide.len())?;
+        if let Some(path) = args.checkpoint.as_ref().or(args.resume.as_ref()) {
+            writeln!(
+                out,
+                "every finished subtree is in {}: rerun with --resume {} to finish",
+                path.display(),
+                path.display()
+            )?;
+        }
+        out.flush()?;
+        return Ok(EXIT_INTERRUPTED);
+    }
+    let divide: Vec<(Move, u64)> = divide.into_iter().map(|(mv, n)| (mv, n.unwrap_or(0))).collect();
+
+    if args.verify_hash {
+        let second = PerftTable::new(args.hash.unwrap_or(1), KeySet::Secondary).context("--hash")?;
+        let search = Search { mode, table: Some(&second), stop: Some(&INTERRUPTED) };
+        let again = with_threads(threads, || divide_with(&board, depth, &search, &|_, _| {}))?;
+        if again.iter().any(|(_, n)| n.is_none()) {
+            writeln!(out, "interrupted during --verify-hash; the first run's total was {nodes}")?;
+            return Ok(EXIT_INTERRUPTED);
+        }
+        let agree = again.iter().zip(&divide).all(|(a, b)| a.0 == b.0 && a.1 == Some(b.1));
+        if let Some(hash) = hash.as_mut() {
+            hash.verified = Some(agree);
+        }
+        if !agree {
+            let other: u64 = again.iter().filter_map(|&(_, n)| n).sum();
+            bail!(
+                "--verify-hash: the second key set gives {other} nodes, the first {nodes}: a hash collision \\
+                 corrupted one of the runs; rerun without --hash for the exact count"
+            );
+        }
+    }
+
     if args.quiet {
         writeln!(out, "{nodes}")?;
     } else {
@@ -42,10 +194,22 @@ pub fn run(args: RunArgs) -> Result<u8> {
             writeln!(out, "{}: {n}", board.uci(mv))?;
         }
         writeln!(out, "\nNodes searched: {nodes}\n")?;
+        let hash_text = match &hash {
+            None => String::new(),
+            Some(h) => format!(
+                ", hash {} MB: {:.0}% full, {:.1}% of {} probes hit{}",
+                h.megabytes,
+                h.fill * 100.0,
+                if h.probes > 0 { h.hits as f64 * 100.0 / h.probes as f64 } else { 0.0 },
+                h.probes,
+                if h.verified == Some(true) { ", verified with a second key set" } else { "" }
+            ),
+        };
+        let resumed_text = if resumed > 0 { format!(", {resumed} nodes taken from the journal") } else { String::new() };
         writeln!(
             out,
-            "Time {seconds:.3} s, {:.1} Mnps ({} counting, {threads} thread{}, depth {depth})",
-            output::mnps(nodes, seconds),
+            "Time {seconds:.3} s, {:.1} Mnps ({} counting, {threads} thread{}, depth {depth}{hash_text}{resumed_text})",
+            output::mnps(nodes - resumed, seconds),
             mode.name(),
             if threads == 1 { "" } else { "s" },
         )?;
@@ -68,8 +232,9 @@ pub fn run(args: RunArgs) -> Result<u8> {
             threads,
             nodes,
             seconds,
-            nodes_per_second: if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 },
+            nodes_per_second: if seconds > 0.0 { (nodes - resumed) as f64 / seconds } else { 0.0 },
             divide: divide.iter().map(|&(mv, n)| DivideEntry { mv: board.uci(mv), nodes: n }).collect(),
+            hash,
         };
         if let Some(path) = target.write(&report)? {
             if !args.quiet {

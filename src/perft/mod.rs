@@ -1,9 +1,12 @@
 //! Perft: counting the leaves of the legal move tree, serially or in
 //! parallel.
 
+pub mod hash;
+pub mod journal;
 mod parallel;
 
-pub use parallel::{divide_parallel, perft_parallel, with_threads, SERIAL_DEPTH};
+pub use hash::{KeySet, PerftTable};
+pub use parallel::{count, divide_parallel, divide_with, perft_parallel, with_threads, Search, SERIAL_DEPTH};
 
 use crate::board::Board;
 use crate::movegen::MoveList;

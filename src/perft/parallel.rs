@@ -7,29 +7,157 @@
 //! subtrees of very different sizes. The counts do not depend on the number
 //! of threads: only the order in which subtrees finish does.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
+use super::hash::PerftTable;
 use super::{perft, Mode};
 use crate::board::Board;
+use crate::movegen::MoveList;
 use crate::types::Move;
 
 /// Subtrees with at most this many plies left run serially in one task.
 pub const SERIAL_DEPTH: u32 = 3;
 
+/// Everything that shapes a count besides the position and the depth.
+#[derive(Clone, Copy, Default)]
+pub struct Search<'a> {
+    /// Bulk or full counting.
+    pub mode: Mode,
+    /// A shared table of subtree counts, if hashing.
+    pub table: Option<&'a PerftTable>,
+    /// When set, no new subtree is started and the count comes back `None`.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl<'a> Search<'a> {
+    /// Plain counting in `mode`: no table, never stopped.
+    pub fn new(mode: Mode) -> Self {
+        Search { mode, table: None, stop: None }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+impl Default for Mode {
+    fn default() -> Self {
+        Mode::Bulk
+    }
+}
+
+fn leaf_count(board: &mut Board, mode: Mode) -> u64 {
+    match mode {
+        Mode::Bulk => board.count_legal_moves(),
+        Mode::Full => perft(board, 1, Mode::Full),
+    }
+}
+
+/// Serial hashed perft; `counters` gathers (probes, hits).
+fn hashed(board: &mut Board, depth: u32, mode: Mode, table: &PerftTable, counters: &mut (u64, u64)) -> u64 {
+    match depth {
+        0 => return 1,
+        1 => return leaf_count(board, mode),
+        _ => {}
+    }
+    let key = table.keys().key(board);
+    counters.0 += 1;
+    if let Some(nodes) = table.probe(key, depth) {
+        counters.1 += 1;
+        return nodes;
+    }
+    let mut moves = MoveList::new();
+    board.generate_moves(&mut moves);
+    let mut nodes = 0;
+    for &mv in &moves {
+        board.make(mv);
+        nodes += hashed(board, depth - 1, mode, table, counters);
+        board.unmake();
+    }
+    table.store(key, depth, nodes);
+    nodes
+}
+
+/// One task's serial count.
+fn serial(board: &Board, depth: u32, search: &Search) -> Option<u64> {
+    if search.stopped() {
+        return None;
+    }
+    let mut board = board.fork();
+    Some(match search.table {
+        None => perft(&mut board, depth, search.mode),
+        Some(table) => {
+            let mut counters = (0, 0);
+            let nodes = hashed(&mut board, depth, search.mode, table, &mut counters);
+            table.record(counters.0, counters.1);
+            nodes
+        }
+    })
+}
+
+/// Perft of `board` to `depth` on the current rayon pool, or `None` if
+/// `search.stop` was raised before it finished.
+pub fn count(board: &Board, depth: u32, search: &Search) -> Option<u64> {
+    if depth <= SERIAL_DEPTH {
+        return serial(board, depth, search);
+    }
+    if search.stopped() {
+        return None;
+    }
+    let key = search.table.map(|t| t.keys().key(board));
+    if let (Some(table), Some(key)) = (search.table, key) {
+        if let Some(nodes) = table.probe(key, depth) {
+            table.record(1, 1);
+            return Some(nodes);
+        }
+        table.record(1, 0);
+    }
+    let nodes = board
+        .legal_moves()
+        .par_iter()
+        .map(|&mv| {
+            let mut child = board.fork();
+            child.make(mv);
+            count(&child, depth - 1, search)
+        })
+        .try_fold(|| 0u64, |sum, n| n.map(|n| sum + n))
+        .try_reduce(|| 0, |a, b| Some(a + b))?;
+    if let (Some(table), Some(key)) = (search.table, key) {
+        table.store(key, depth, nodes);
+    }
+    Some(nodes)
+}
+
 /// Perft of `board` to `depth` on the current rayon pool.
 pub fn perft_parallel(board: &Board, depth: u32, mode: Mode) -> u64 {
-    if depth <= SERIAL_DEPTH {
-        return perft(&mut board.fork(), depth, mode);
-    }
+    count(board, depth, &Search::new(mode)).expect("a search without a stop flag always finishes")
+}
+
+/// Perft of each root move on the current rayon pool, in move generation
+/// order; a root move whose count was cut short by `search.stop` has
+/// `None`. `done` is called as each root move's count is known (from any
+/// worker thread, in any order).
+pub fn divide_with(
+    board: &Board,
+    depth: u32,
+    search: &Search,
+    done: &(dyn Fn(Move, u64) + Sync),
+) -> Vec<(Move, Option<u64>)> {
     board
         .legal_moves()
         .par_iter()
         .map(|&mv| {
             let mut child = board.fork();
             child.make(mv);
-            perft_parallel(&child, depth - 1, mode)
+            let nodes = count(&child, depth.saturating_sub(1), search);
+            if let Some(nodes) = nodes {
+                done(mv, nodes);
+            }
+            (mv, nodes)
         })
-        .sum()
+        .collect()
 }
 
 /// Perft of each root move (divide) on the current rayon pool, in move
@@ -41,21 +169,13 @@ pub fn divide_parallel(
     mode: Mode,
     done: &(dyn Fn(Move, u64) + Sync),
 ) -> Vec<(Move, u64)> {
-    board
-        .legal_moves()
-        .par_iter()
-        .map(|&mv| {
-            let mut child = board.fork();
-            child.make(mv);
-            let nodes = perft_parallel(&child, depth.saturating_sub(1), mode);
-            done(mv, nodes);
-            (mv, nodes)
-        })
+    divide_with(board, depth, &Search::new(mode), done)
+        .into_iter()
+        .map(|(mv, n)| (mv, n.expect("a search without a stop flag always finishes")))
         .collect()
 }
 
-/// Runs `f` on a rayon pool of `threads` threads (all cores for 0 would be
-/// ambiguous, so 0 is treated as 1).
+/// Runs `f` on a rayon pool of `threads` threads (0 is treated as 1).
 ///
 /// # Errors
 /// If the operating system refuses to start the threads.

@@ -195,6 +195,25 @@ pub struct DivideEntry {
     pub nodes: u64,
 }
 
+/// How a hash table was used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HashInfo {
+    /// Size asked for, in MiB.
+    pub megabytes: u64,
+    /// Entries the table holds.
+    pub entries: u64,
+    /// Fraction of entries in use at the end (sampled).
+    pub fill: f64,
+    /// Table look-ups.
+    pub probes: u64,
+    /// Look-ups that found the count.
+    pub hits: u64,
+    /// With `--verify-hash`: whether the run with the second key set gave
+    /// the same counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+}
+
 /// Report of `perft run`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
@@ -230,6 +249,9 @@ pub struct RunReport {
     pub nodes_per_second: f64,
     /// Count per root move, in generation order.
     pub divide: Vec<DivideEntry>,
+    /// The hash table, when one was used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<HashInfo>,
 }
 
 /// One check of a suite: a position at one depth.
@@ -584,4 +606,13 @@ pub struct CheckReport {
     pub errors: Vec<SuiteError>,
     /// Totals.
     pub summary: CheckSummary,
+}
+
+/// Memory available to new allocations, in MiB (`MemAvailable` on Linux),
+/// if the system says.
+pub fn available_memory_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }

@@ -1,0 +1,240 @@
+//! A transposition table of perft subtree counts, shared by all threads
+//! without locks.
+//!
+//! Each entry is two 64-bit words written and read with relaxed atomics:
+//! `data = count << 8 | depth` and `check = key ^ data`. A reader accepts an
+//! entry only if `check ^ data` equals the full 64-bit key it looks for and
+//! the depth matches, so an entry torn by a concurrent write (one word old,
+//! one new) fails the check and is never trusted (Hyatt's lockless scheme).
+//!
+//! Buckets of four entries fill one 64-byte cache line; the bucket is chosen
+//! by the key's low bits. A store takes an empty entry, else replaces the
+//! shallowest one, so deep (expensive) subtrees survive.
+//!
+//! **Odds of a wrong count.** A false hit needs another position with the
+//! same 64-bit key and the same depth in the probed bucket: with keys that
+//! behave as random, at most 4 · 2⁻⁶⁴ ≈ 2.2 · 10⁻¹⁹ per probe. A perft(10)
+//! probes about 10¹⁰ times, so the chance that any count in it is wrong is
+//! about 2 · 10⁻⁹. `--verify-hash` repeats a run with an independent key set
+//! (see [`crate::board::zobrist::SECONDARY`]): a collision would have to
+//! happen identically under both to go unnoticed.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::board::zobrist::{self, ZobristKeys};
+use crate::board::Board;
+
+/// Counts of 2⁵⁶ or more do not fit an entry and are not stored.
+const MAX_COUNT: u64 = 1 << 56;
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+/// Which Zobrist keys index the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum KeySet {
+    /// The keys every board maintains incrementally.
+    #[default]
+    Primary,
+    /// The independent second set, computed from scratch at each probe
+    /// (slower; for `--verify-hash`).
+    Secondary,
+}
+
+impl KeySet {
+    /// The key of `board` in this set.
+    #[inline]
+    pub fn key(self, board: &Board) -> u64 {
+        match self {
+            KeySet::Primary => board.key(),
+            KeySet::Secondary => board.key_with(Self::keys(self)),
+        }
+    }
+
+    fn keys(self) -> &'static ZobristKeys {
+        match self {
+            KeySet::Primary => &zobrist::PRIMARY,
+            KeySet::Secondary => &zobrist::SECONDARY,
+        }
+    }
+}
+
+/// Why a table could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// Less than one bucket (64 bytes) asked for.
+    #[error("hash size must be at least 1 MB")]
+    TooSmall,
+    /// The memory could not be allocated.
+    #[error("cannot allocate {0} MB for the hash table")]
+    OutOfMemory(u64),
+}
+
+/// The shared table.
+pub struct PerftTable {
+    buckets: Vec<Bucket>,
+    mask: u64,
+    keys: KeySet,
+    probes: AtomicU64,
+    hits: AtomicU64,
+}
+
+impl PerftTable {
+    /// A table of at most `megabytes` MiB (rounded down to a power of two of
+    /// 64-byte buckets), indexed by `keys`.
+    ///
+    /// # Errors
+    /// [`TableError`] if the size is zero or the memory cannot be had.
+    pub fn new(megabytes: u64, keys: KeySet) -> Result<Self, TableError> {
+        let bytes = megabytes.checked_mul(1 << 20).ok_or(TableError::OutOfMemory(megabytes))?;
+        let wanted = bytes / std::mem::size_of::<Bucket>() as u64;
+        if wanted == 0 {
+            return Err(TableError::TooSmall);
+        }
+        let count = 1u64 << (63 - wanted.leading_zeros());
+        let count = usize::try_from(count).map_err(|_| TableError::OutOfMemory(megabytes))?;
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|_| TableError::OutOfMemory(megabytes))?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(PerftTable {
+            buckets,
+            mask: count as u64 - 1,
+            keys,
+            probes: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+        })
+    }
+
+    /// The key set the table is indexed by.
+    pub fn keys(&self) -> KeySet {
+        self.keys
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> u64 {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) as u64
+    }
+
+    /// Number of entries.
+    pub fn entries(&self) -> u64 {
+        (self.buckets.len() * ENTRIES_PER_BUCKET) as u64
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[(key & self.mask) as usize]
+    }
+
+    /// The stored count of the subtree `depth` plies below the position with
+    /// `key`, if present and intact.
+    #[inline]
+    pub fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+        for entry in &self.bucket(key).entries {
+            let data = entry.data.load(Ordering::Relaxed);
+            let check = entry.check.load(Ordering::Relaxed);
+            if check ^ data == key && data & 0xff == u64::from(depth) && data != 0 {
+                return Some(data >> 8);
+            }
+        }
+        None
+    }
+
+    /// Stores a subtree count (ignored for counts of 2⁵⁶ or more, and for
+    /// depths over 255).
+    #[inline]
+    pub fn store(&self, key: u64, depth: u32, count: u64) {
+        if count >= MAX_COUNT || depth == 0 || depth > 255 {
+            return;
+        }
+        let data = count << 8 | u64::from(depth);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.entries[0];
+        let mut victim_depth = u64::MAX;
+        for entry in &bucket.entries {
+            let old = entry.data.load(Ordering::Relaxed);
+            if old == 0 {
+                victim = entry;
+                break;
+            }
+            if entry.check.load(Ordering::Relaxed) ^ old == key && old & 0xff == u64::from(depth) {
+                return;
+            }
+            if old & 0xff < victim_depth {
+                victim_depth = old & 0xff;
+                victim = entry;
+            }
+        }
+        victim.data.store(data, Ordering::Relaxed);
+        victim.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Adds a task's probe and hit counts (once per task, not per probe,
+    /// so the counters do not bounce between cores).
+    pub fn record(&self, probes: u64, hits: u64) {
+        self.probes.fetch_add(probes, Ordering::Relaxed);
+        self.hits.fetch_add(hits, Ordering::Relaxed);
+    }
+
+    /// Probes and hits so far.
+    pub fn probes_and_hits(&self) -> (u64, u64) {
+        (self.probes.load(Ordering::Relaxed), self.hits.load(Ordering::Relaxed))
+    }
+
+    /// Fraction of entries in use, estimated from the first buckets.
+    pub fn fill(&self) -> f64 {
+        let sample = &self.buckets[..self.buckets.len().min(4096)];
+        let used =
+            sample.iter().flat_map(|b| &b.entries).filter(|e| e.data.load(Ordering::Relaxed) != 0).count();
+        used as f64 / (sample.len() * ENTRIES_PER_BUCKET) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_probe_replace() {
+        let table = PerftTable::new(1, KeySet::Primary).unwrap();
+        assert_eq!(table.bytes(), 1 << 20);
+        assert_eq!(table.probe(42, 3), None);
+        table.store(42, 3, 1234);
+        assert_eq!(table.probe(42, 3), Some(1234));
+        assert_eq!(table.probe(42, 4), None, "depth is part of the match");
+        assert_eq!(table.probe(42 ^ 1 << 40, 3), None, "the whole key is checked");
+        // Five keys in one bucket: the shallowest is replaced.
+        let stride = table.mask + 1;
+        for (i, depth) in [5u32, 2, 7, 6].into_iter().enumerate() {
+            table.store(7 + stride * i as u64, depth, 100 + i as u64);
+        }
+        table.store(7 + stride * 9, 4, 999);
+        assert_eq!(table.probe(7 + stride, 2), None, "depth 2 was the shallowest");
+        assert_eq!(table.probe(7 + stride * 9, 4), Some(999));
+        assert_eq!(table.probe(7, 5), Some(100));
+        assert_eq!(table.probe(7 + stride * 2, 7), Some(102));
+        // Counts too large to pack are not stored.
+        table.store(99, 3, MAX_COUNT);
+        assert_eq!(table.probe(99, 3), None);
+        assert!(PerftTable::new(0, KeySet::Primary).is_err());
+    }
+
+    #[test]
+    fn torn_entries_are_rejected() {
+        let table = PerftTable::new(1, KeySet::Primary).unwrap();
+        table.store(5, 3, 10);
+        // Simulate a torn write: new data, old check word.
+        let entry = &table.bucket(5).entries[0];
+        entry.data.store(11 << 8 | 3, Ordering::Relaxed);
+        assert_eq!(table.probe(5, 3), None);
+    }
+}

@@ -1,0 +1,333 @@
+//! Checkpoint journals: a long count split into subtrees, each finished
+//! subtree appended (and flushed) as one line, so a crashed, killed or
+//! interrupted run can resume where it stopped with the same total.
+//!
+//! ```text
+//! perft-journal 1
+//! fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+//! depth 8
+//! mode bulk
+//! split 2
+//! tasks 400
+//! header 5c1a0b2e9f3d4477
+//! 17 b1c3 g8f6 96432181 3a0e...
+//! ```
+//!
+//! Each record is `index moves... count checksum`, the checksum an FNV-1a
+//! hash of the rest of the line; the `header` line hashes the lines above
+//! it. A journal whose header does not match the run asked for is refused as
+//! foreign; a complete line that does not parse or check is refused as
+//! corrupt. Only an unterminated last line, what a kill during a write
+//! leaves, is ignored.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use crate::board::Board;
+use crate::movegen::MoveList;
+use crate::perft::Mode;
+use crate::types::Move;
+
+const MAGIC: &str = "perft-journal 1";
+/// The split aims for at least this many subtrees.
+const MIN_TASKS: usize = 256;
+
+/// FNV-1a, 64 bits: a checksum against torn or edited lines.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// What a journal is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JournalHeader {
+    /// The position counted.
+    pub fen: String,
+    /// Depth of the count.
+    pub depth: u32,
+    /// Bulk or full.
+    pub mode: Mode,
+    /// Plies of the subtree paths.
+    pub split: u32,
+    /// Number of subtrees.
+    pub tasks: usize,
+}
+
+impl JournalHeader {
+    fn lines(&self) -> String {
+        format!(
+            "{MAGIC}\nfen {}\ndepth {}\nmode {}\nsplit {}\ntasks {}\n",
+            self.fen,
+            self.depth,
+            self.mode.name(),
+            self.split,
+            self.tasks
+        )
+    }
+}
+
+/// Why a journal cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// Reading or writing failed.
+    #[error("journal {path}: {source}")]
+    Io {
+        /// The journal.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// `--checkpoint` would overwrite an existing journal.
+    #[error("journal {0} already exists; resume it with --resume, or remove it")]
+    Exists(PathBuf),
+    /// Not a journal of this run.
+    #[error("journal {path} is for another run ({what}); refusing to resume from it")]
+    Foreign {
+        /// The journal.
+        path: PathBuf,
+        /// What differs.
+        what: String,
+    },
+    /// A record or the header is damaged.
+    #[error("journal {path} is corrupt at line {line}: {reason}")]
+    Corrupt {
+        /// The journal.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The subtrees of a count: every path of `split` plies from the root, in
+/// generation order, with `split` the smallest number of plies (at most
+/// `depth - 1`) that gives at least 256 subtrees. Depends only on the
+/// position and the depth, so a resumed run splits the same way whatever
+/// its thread count.
+pub fn plan_tasks(board: &Board, depth: u32) -> (u32, Vec<Vec<Move>>) {
+    let mut split = 1;
+    loop {
+        let mut tasks = Vec::new();
+        collect(&mut board.fork(), split, &mut Vec::new(), &mut tasks);
+        if tasks.len() >= MIN_TASKS || split + 1 >= depth {
+            return (split, tasks);
+        }
+        split += 1;
+    }
+}
+
+fn collect(board: &mut Board, plies: u32, path: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+    if plies == 0 {
+        out.push(path.clone());
+        return;
+    }
+    let mut moves = MoveList::new();
+    board.generate_moves(&mut moves);
+    if moves.is_empty() {
+        // A mate or stalemate before the split: a subtree of its own (its
+        // count is zero at any depth below).
+        out.push(path.clone());
+        return;
+    }
+    for &mv in &moves {
+        path.push(mv);
+        board.make(mv);
+        collect(board, plies - 1, path, out);
+        board.unmake();
+        path.pop();
+    }
+}
+
+/// An open journal, appended to by any thread.
+pub struct Journal {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl Journal {
+    /// Starts a new journal; refuses to overwrite one.
+    ///
+    /// # Errors
+    /// [`JournalError::Exists`] or an I/O error.
+    pub fn create(path: &Path, header: &JournalHeader) -> Result<Journal, JournalError> {
+        let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+        let mut file = OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                JournalError::Exists(path.to_path_buf())
+            } else {
+                io(e)
+            }
+        })?;
+        let lines = header.lines();
+        write!(file, "{lines}header {:016x}\n", fnv1a(&lines)).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        Ok(Journal { path: path.to_path_buf(), file: Mutex::new(file) })
+    }
+
+    /// Opens a journal to resume it: checks that it belongs to `expected`
+    /// (the header must match) and returns the finished subtrees by index,
+    /// and a note if an incomplete last record was dropped.
+    ///
+    /// # Errors
+    /// [`JournalError::Foreign`], [`JournalError::Corrupt`] or an I/O error.
+    pub fn resume(
+        path: &Path,
+        expected: &JournalHeader,
+        tasks: &[Vec<Move>],
+        board: &Board,
+    ) -> Result<(Journal, BTreeMap<usize, u64>, Option<String>), JournalError> {
+        let io = |source| JournalError::Io { path: path.to_path_buf(), source };
+        let corrupt =
+            |line: usize, reason: String| JournalError::Corrupt { path: path.to_path_buf(), line, reason };
+        let bytes = std::fs::read(path).map_err(io)?;
+        let text = String::from_utf8(bytes).map_err(|_| corrupt(0, "not text".into()))?;
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let header_len = 7;
+        if lines.len() < header_len || lines[0].trim_end() != MAGIC {
+            return Err(JournalError::Foreign {
+                path: path.to_path_buf(),
+                what: "not a perft journal".into(),
+            });
+        }
+        let header_text: String = lines[..header_len - 1].concat();
+        let checksum = lines[header_len - 1].trim_end().strip_prefix("header ").unwrap_or("");
+        if checksum != format!("{:016x}", fnv1a(&header_text)) || !lines[header_len - 1].ends_with('\n') {
+            return Err(corrupt(header_len, "header checksum does not match".into()));
+        }
+        let expected_lines = expected.lines();
+        if header_text != expected_lines {
+            let what = header_text
+                .lines()
+                .zip(expected_lines.lines())
+                .find(|(a, b)| a != b)
+                .map(|(a, b)| format!("journal has `{a}`, this run `{b}`"))
+                .unwrap_or_else(|| "header differs".into());
+            return Err(JournalError::Foreign { path: path.to_path_buf(), what });
+        }
+        let mut done = BTreeMap::new();
+        let mut note = None;
+        let mut complete_bytes = 0usize;
+        for (i, raw) in lines.iter().enumerate() {
+            if i < header_len {
+                complete_bytes += raw.len();
+                continue;
+            }
+            let number = i + 1;
+            if !raw.ends_with('\n') {
+                note = Some(format!(
+                    "dropped an incomplete last record (line {number}), cut off when the run stopped"
+                ));
+                break;
+            }
+            complete_bytes += raw.len();
+            let line = raw.trim_end();
+            let (body, sum) = line.rsplit_once(' ').ok_or_else(|| corrupt(number, "no checksum".into()))?;
+            if sum != format!("{:016x}", fnv1a(body)) {
+                return Err(corrupt(number, "checksum does not match".into()));
+            }
+            let words: Vec<&str> = body.split(' ').collect();
+            let index: usize = words[0].parse().map_err(|_| corrupt(number, "bad subtree index".into()))?;
+            let count: u64 = words
+                .last()
+                .and_then(|c| c.parse().ok())
+                .ok_or_else(|| corrupt(number, "bad count".into()))?;
+            let task = tasks.get(index).ok_or_else(|| corrupt(number, format!("no subtree {index}")))?;
+            let moves: Vec<String> = task.iter().map(|&m| m.uci(board.is_chess960()).to_string()).collect();
+            if words.len() != moves.len() + 2
+                || words[1..words.len() - 1] != moves.iter().map(String::as_str).collect::<Vec<_>>()[..]
+            {
+                return Err(corrupt(number, format!("subtree {index} is not {}", moves.join(" "))));
+            }
+            done.insert(index, count);
+        }
+        if note.is_some() {
+            // Cut the torn record off so the next one starts on its own line.
+            let file = OpenOptions::new().write(true).open(path).map_err(io)?;
+            file.set_len(complete_bytes as u64).map_err(io)?;
+        }
+        let file = OpenOptions::new().append(true).open(path).map_err(io)?;
+        Ok((Journal { path: path.to_path_buf(), file: Mutex::new(file) }, done, note))
+    }
+
+    /// Appends one finished subtree and flushes it to the operating system.
+    ///
+    /// # Errors
+    /// An I/O error.
+    pub fn record(&self, index: usize, moves: &[String], count: u64) -> Result<(), JournalError> {
+        let body = if moves.is_empty() {
+            format!("{index} {count}")
+        } else {
+            format!("{index} {} {count}", moves.join(" "))
+        };
+        let line = format!("{body} {:016x}\n", fnv1a(&body));
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        file.write_all(line.as_bytes()).map_err(|source| JournalError::Io { path: self.path.clone(), source })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_is_deterministic_and_covers_the_tree() {
+        let board = Board::startpos();
+        let (split, tasks) = plan_tasks(&board, 8);
+        assert_eq!((split, tasks.len()), (2, 400));
+        let (split, tasks) = plan_tasks(&board, 2);
+        assert_eq!((split, tasks.len()), (1, 20));
+        let total: u64 = tasks
+            .iter()
+            .map(|path| {
+                let mut b = board.fork();
+                for &m in path {
+                    b.make(m);
+                }
+                crate::perft::perft(&mut b, 1, Mode::Bulk)
+            })
+            .sum();
+        assert_eq!(total, 400);
+    }
+
+    #[test]
+    fn journal_round_trip_and_damage() {
+        let dir = std::env::temp_dir().join(format!("perft-journal-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("j.txt");
+        let _ = std::fs::remove_file(&path);
+        let board = Board::startpos();
+        let (split, tasks) = plan_tasks(&board, 4);
+        let header =
+            JournalHeader { fen: board.fen(), depth: 4, mode: Mode::Bulk, split, tasks: tasks.len() };
+        let journal = Journal::create(&path, &header).unwrap();
+        let uci = |i: usize| tasks[i].iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        journal.record(0, &uci(0), 380).unwrap();
+        journal.record(5, &uci(5), 420).unwrap();
+        drop(journal);
+        assert!(matches!(Journal::create(&path, &header), Err(JournalError::Exists(_))));
+        let (_, done, note) = Journal::resume(&path, &header, &tasks, &board).unwrap();
+        assert_eq!(done.into_iter().collect::<Vec<_>>(), vec![(0, 380), (5, 420)]);
+        assert!(note.is_none());
+        // An incomplete last line is dropped with a note.
+        std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"7 c2c3 4").unwrap();
+        let (journal, done, note) = Journal::resume(&path, &header, &tasks, &board).unwrap();
+        assert_eq!(done.len(), 2);
+        assert!(note.is_some());
+        journal.record(7, &uci(7), 420).unwrap();
+        drop(journal);
+        assert_eq!(Journal::resume(&path, &header, &tasks, &board).unwrap().1.len(), 3);
+        // Another depth: foreign.
+        let other = JournalHeader { depth: 5, ..header.clone() };
+        assert!(matches!(Journal::resume(&path, &other, &tasks, &board), Err(JournalError::Foreign { .. })));
+        // An edited count: corrupt.
+        let text = std::fs::read_to_string(&path).unwrap().replacen(" 380 ", " 381 ", 1);
+        std::fs::write(&path, text).unwrap();
+        assert!(matches!(Journal::resume(&path, &header, &tasks, &board), Err(JournalError::Corrupt { .. })));
+        std::fs::write(&path, "something else\n").unwrap();
+        assert!(matches!(Journal::resume(&path, &header, &tasks, &board), Err(JournalError::Foreign { .. })));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
