@@ -56,7 +56,7 @@ pub fn compare_chart(report: &CompareReport) -> Result<String, ChartError> {
             .margin(20)
             .x_label_area_size(40)
             .y_label_area_size(70)
-            .build_cartesian_2d(0u32..width, 0f64..max * 1.15)
+            .build_cartesian_2d(0u32..width, 0f64..max * 1.3)
             .map_err(err)?;
         chart
             .configure_mesh()

@@ -117,6 +117,61 @@ impl Board {
         debug_assert_eq!(self.check_consistency(), Ok(()), "after make({mv:?})");
     }
 
+    /// The Zobrist key the position will have after `mv` (legal here),
+    /// without making it; `None` for a double push next to an enemy pawn,
+    /// where only making the move tells whether en passant is then legal.
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> Option<u64> {
+        let keys = &zobrist::PRIMARY;
+        let us = self.side_to_move;
+        let from = mv.from();
+        let to = mv.to();
+        let piece = self.mailbox[from as usize]?;
+        let mut key = self.state.key ^ keys.side_flip();
+        if let Some(ep) = self.state.en_passant {
+            key ^= keys.en_passant(ep.file());
+        }
+        match mv.kind() {
+            MoveKind::Normal => {
+                if let Some(victim) = self.mailbox[to as usize] {
+                    key ^= keys.piece(victim, to);
+                }
+                key ^= keys.piece(piece, from) ^ keys.piece(piece, to);
+            }
+            MoveKind::DoublePush => {
+                let ep = Square::from_bits_masked((from as u32 + to as u32) / 2);
+                if (pawn_attacks(us, ep) & self.colored(!us, PieceKind::Pawn)).any() {
+                    return None;
+                }
+                key ^= keys.piece(piece, from) ^ keys.piece(piece, to);
+            }
+            MoveKind::EnPassant => {
+                let victim = Piece::new(!us, PieceKind::Pawn);
+                key ^= keys.piece(victim, to.xor(8)) ^ keys.piece(piece, from) ^ keys.piece(piece, to);
+            }
+            MoveKind::Castle => {
+                let side = if to > from { CastlingSide::King } else { CastlingSide::Queen };
+                let rook = Piece::new(us, PieceKind::Rook);
+                key ^= keys.piece(piece, from)
+                    ^ keys.piece(piece, king_destination(us, side))
+                    ^ keys.piece(rook, to)
+                    ^ keys.piece(rook, rook_destination(us, side));
+            }
+            MoveKind::PromoteKnight | MoveKind::PromoteBishop | MoveKind::PromoteRook | MoveKind::PromoteQueen => {
+                if let Some(victim) = self.mailbox[to as usize] {
+                    key ^= keys.piece(victim, to);
+                }
+                key ^= keys.piece(piece, from) ^ keys.piece(Piece::new(us, promotion_kind(mv.kind())), to);
+            }
+        }
+        let rights = self.state.castling;
+        if !rights.is_empty() {
+            let left = rights.without(self.castling.lost[from as usize].union(self.castling.lost[to as usize]));
+            key ^= keys.castling(rights) ^ keys.castling(left);
+        }
+        Some(key)
+    }
+
     /// Takes back the last move made, restoring the saved state; returns the
     /// move, or `None` (changing nothing) when there is no history.
     #[inline(always)]

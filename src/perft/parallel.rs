@@ -55,28 +55,64 @@ fn leaf_count(board: &mut Board, mode: Mode) -> u64 {
     }
 }
 
-/// Serial hashed perft; `counters` gathers (probes, hits).
+/// Serial hashed perft of a node already known to be missing from the
+/// table. All children are looked up first, in one pass over keys computed
+/// without making the moves, so their cache misses overlap; only the
+/// children not found are searched (and stored). `counters` gathers
+/// (probes, hits).
 fn hashed(board: &mut Board, depth: u32, mode: Mode, table: &PerftTable, counters: &mut (u64, u64)) -> u64 {
     match depth {
         0 => return 1,
         1 => return leaf_count(board, mode),
         _ => {}
     }
-    let key = table.keys().key(board);
-    counters.0 += 1;
-    if let Some(nodes) = table.probe(key, depth) {
-        counters.1 += 1;
-        return nodes;
-    }
     let mut moves = MoveList::new();
     board.generate_moves(&mut moves);
-    let mut nodes = 0;
-    for &mv in &moves {
-        board.make(mv);
-        nodes += hashed(board, depth - 1, mode, table, counters);
-        board.unmake();
+    if depth == 2 {
+        let mut nodes = 0;
+        for &mv in &moves {
+            board.make(mv);
+            nodes += leaf_count(board, mode);
+            board.unmake();
+        }
+        return nodes;
     }
-    table.store(key, depth, nodes);
+    let child_depth = depth - 1;
+    let primary = table.keys() == super::hash::KeySet::Primary;
+    let mut keys = [0u64; crate::movegen::MAX_LEGAL_MOVES];
+    let mut found = [false; crate::movegen::MAX_LEGAL_MOVES];
+    let mut nodes = 0;
+    for (i, &mv) in moves.iter().enumerate() {
+        let key = match board.key_after(mv).filter(|_| primary) {
+            Some(key) => key,
+            None => {
+                board.make(mv);
+                let key = table.keys().key(board);
+                board.unmake();
+                key
+            }
+        };
+        keys[i] = key;
+        table.prefetch(key);
+    }
+    for i in 0..moves.len() {
+        if let Some(n) = table.probe(keys[i], child_depth) {
+            nodes += n;
+            found[i] = true;
+        }
+    }
+    counters.0 += moves.len() as u64;
+    for (i, &mv) in moves.iter().enumerate() {
+        if found[i] {
+            counters.1 += 1;
+            continue;
+        }
+        board.make(mv);
+        let n = hashed(board, child_depth, mode, table, counters);
+        board.unmake();
+        table.store(keys[i], child_depth, n);
+        nodes += n;
+    }
     nodes
 }
 
@@ -90,7 +126,19 @@ fn serial(board: &Board, depth: u32, search: &Search) -> Option<u64> {
         None => perft(&mut board, depth, search.mode),
         Some(table) => {
             let mut counters = (0, 0);
-            let nodes = hashed(&mut board, depth, search.mode, table, &mut counters);
+            let key = table.keys().key(&board);
+            counters.0 += 1;
+            let nodes = match table.probe(key, depth) {
+                Some(nodes) => {
+                    counters.1 += 1;
+                    nodes
+                }
+                None => {
+                    let nodes = hashed(&mut board, depth, search.mode, table, &mut counters);
+                    table.store(key, depth, nodes);
+                    nodes
+                }
+            };
             table.record(counters.0, counters.1);
             nodes
         }
