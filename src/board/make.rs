@@ -157,7 +157,10 @@ impl Board {
                     ^ keys.piece(rook, to)
                     ^ keys.piece(rook, rook_destination(us, side));
             }
-            MoveKind::PromoteKnight | MoveKind::PromoteBishop | MoveKind::PromoteRook | MoveKind::PromoteQueen => {
+            MoveKind::PromoteKnight
+            | MoveKind::PromoteBishop
+            | MoveKind::PromoteRook
+            | MoveKind::PromoteQueen => {
                 if let Some(victim) = self.mailbox[to as usize] {
                     key ^= keys.piece(victim, to);
                 }
@@ -166,7 +169,8 @@ impl Board {
         }
         let rights = self.state.castling;
         if !rights.is_empty() {
-            let left = rights.without(self.castling.lost[from as usize].union(self.castling.lost[to as usize]));
+            let left =
+                rights.without(self.castling.lost[from as usize].union(self.castling.lost[to as usize]));
             key ^= keys.castling(rights) ^ keys.castling(left);
         }
         Some(key)

@@ -205,7 +205,8 @@ pub fn run(args: RunArgs) -> Result<u8> {
                 if h.verified == Some(true) { ", verified with a second key set" } else { "" }
             ),
         };
-        let resumed_text = if resumed > 0 { format!(", {resumed} nodes taken from the journal") } else { String::new() };
+        let resumed_text =
+            if resumed > 0 { format!(", {resumed} nodes taken from the journal") } else { String::new() };
         writeln!(
             out,
             "Time {seconds:.3} s, {:.1} Mnps ({} counting, {threads} thread{}, depth {depth}{hash_text}{resumed_text})",

@@ -141,6 +141,10 @@ fn collect(board: &mut Board, plies: u32, path: &mut Vec<Move>, out: &mut Vec<Ve
     }
 }
 
+/// A journal reopened to resume: the journal, the finished subtrees by
+/// index, and a note about a dropped incomplete record.
+pub type Resumed = (Journal, BTreeMap<usize, u64>, Option<String>);
+
 /// An open journal, appended to by any thread.
 pub struct Journal {
     path: PathBuf,
@@ -162,7 +166,7 @@ impl Journal {
             }
         })?;
         let lines = header.lines();
-        write!(file, "{lines}header {:016x}\n", fnv1a(&lines)).map_err(io)?;
+        writeln!(file, "{lines}header {:016x}", fnv1a(&lines)).map_err(io)?;
         file.sync_all().map_err(io)?;
         Ok(Journal { path: path.to_path_buf(), file: Mutex::new(file) })
     }
@@ -178,7 +182,7 @@ impl Journal {
         expected: &JournalHeader,
         tasks: &[Vec<Move>],
         board: &Board,
-    ) -> Result<(Journal, BTreeMap<usize, u64>, Option<String>), JournalError> {
+    ) -> Result<Resumed, JournalError> {
         let io = |source| JournalError::Io { path: path.to_path_buf(), source };
         let corrupt =
             |line: usize, reason: String| JournalError::Corrupt { path: path.to_path_buf(), line, reason };

@@ -13,9 +13,10 @@ use crate::movegen::MoveList;
 use crate::types::Move;
 
 /// How leaves are counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Mode {
     /// The last ply is counted by set sizes, never made ("bulk counting").
+    #[default]
     Bulk,
     /// Every leaf move is made and unmade, as engines without bulk counting
     /// do. Slower; the counts are the same.

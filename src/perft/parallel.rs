@@ -42,12 +42,6 @@ impl<'a> Search<'a> {
     }
 }
 
-impl Default for Mode {
-    fn default() -> Self {
-        Mode::Bulk
-    }
-}
-
 fn leaf_count(board: &mut Board, mode: Mode) -> u64 {
     match mode {
         Mode::Bulk => board.count_legal_moves(),
