@@ -1,10 +1,11 @@
 //! Benchmarks: a fixed set of positions counted repeatedly, with the
 //! statistics needed to compare two runs honestly.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::board::{Board, CastlingMode, FenOptions};
-use crate::perft::{perft_parallel, Mode};
+use crate::perft::{count, perft_parallel, Mode, Search};
 use crate::report::{BenchEntry, Stats};
 use crate::suite::ParsedSuite;
 
@@ -77,21 +78,33 @@ pub fn stats(samples: &[f64]) -> Stats {
 /// shallower, then `repeat` rounds over all positions (position by
 /// position within a round, so slow drift affects all alike). `progress` is
 /// called after each timed run with the position's index and the seconds.
+/// Once `stop` is raised no further run starts; positions never timed are
+/// left out of the result.
 pub fn run_bench(
     positions: &[BenchPosition],
     repeat: usize,
     mode: Mode,
+    stop: Option<&AtomicBool>,
     progress: &dyn Fn(usize, f64),
 ) -> Vec<BenchEntry> {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     for position in positions {
+        if stopped() {
+            break;
+        }
         perft_parallel(&position.board, position.depth.saturating_sub(1), mode);
     }
     let mut samples = vec![Vec::with_capacity(repeat); positions.len()];
     let mut nodes = vec![0u64; positions.len()];
     for _ in 0..repeat.max(1) {
         for (i, position) in positions.iter().enumerate() {
+            if stopped() {
+                break;
+            }
             let start = Instant::now();
-            nodes[i] = perft_parallel(&position.board, position.depth, mode);
+            let search = Search { mode, table: None, stop };
+            let Some(count) = count(&position.board, position.depth, &search) else { break };
+            nodes[i] = count;
             let seconds = start.elapsed().as_secs_f64();
             samples[i].push(seconds);
             progress(i, seconds);
@@ -101,6 +114,7 @@ pub fn run_bench(
         .iter()
         .zip(samples)
         .zip(nodes)
+        .filter(|((_, samples), _)| !samples.is_empty())
         .map(|((position, samples), nodes)| {
             let seconds = stats(&samples);
             BenchEntry {

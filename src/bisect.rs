@@ -111,7 +111,7 @@ pub struct Bisection {
 pub enum BisectError {
     /// The engine failed while being asked.
     #[error("the engine failed during bisection: {0}")]
-    Engine(#[from] EngineError),
+    Engine(EngineError),
     /// The engine's count agreed with ours when asked again.
     #[error("the engine now agrees ({nodes} nodes at depth {depth}): the difference does not reproduce")]
     NoDifference {
@@ -120,6 +120,14 @@ pub enum BisectError {
         /// Count both gave.
         nodes: u64,
     },
+}
+
+// Not `#[from]`, which would also make it the source and print it twice in
+// error chains.
+impl From<EngineError> for BisectError {
+    fn from(error: EngineError) -> Self {
+        BisectError::Engine(error)
+    }
 }
 
 /// Tags for a faulty node: what its position offers and what the differing

@@ -1,6 +1,7 @@
 //! Comparing engines: the same positions on every engine, interleaved
 //! round by round, timed from outside, counts cross-checked.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::bench::{stats, BenchPosition};
@@ -49,14 +50,17 @@ pub enum CompareEvent<'a> {
 /// each position in an order rotated by `r`, so slow drift of a noisy
 /// machine falls on all of them alike. An engine that cannot count the
 /// start position to depth 1 takes no further part; any other failure is
-/// recorded for that run and the comparison goes on.
+/// recorded for that run and the comparison goes on. Once `stop` is raised
+/// no further run starts, and what was measured is returned.
 pub fn run_compare(
     entrants: &mut [Entrant],
     positions: &[BenchPosition],
     rounds: usize,
     timeout: Duration,
+    stop: Option<&AtomicBool>,
     progress: &dyn Fn(CompareEvent),
 ) -> (Vec<CompareEngine>, Vec<CompareResult>) {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let startpos = EnginePosition::new(STARTPOS_FEN, false);
     let mut engines: Vec<CompareEngine> = Vec::new();
     let mut alive = Vec::new();
@@ -98,7 +102,7 @@ pub fn run_compare(
             let engine_position = EnginePosition::new(position.fen.clone(), position.board.is_chess960());
             for k in 0..n {
                 let e = (k + round) % n;
-                if !alive[e] {
+                if !alive[e] || stopped() {
                     continue;
                 }
                 let entrant = &mut entrants[e];

@@ -95,7 +95,15 @@ pub enum FenError {
     },
     /// The fields are well-formed but the position is not acceptable.
     #[error("illegal position: {0}")]
-    Position(#[from] PositionError),
+    Position(PositionError),
+}
+
+// Not `#[from]`: that would also make the problem the error's source, and
+// error chains would print it twice.
+impl From<PositionError> for FenError {
+    fn from(error: PositionError) -> Self {
+        FenError::Position(error)
+    }
 }
 
 impl FenError {

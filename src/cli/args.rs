@@ -16,7 +16,8 @@ Each engine's start-up time (median of depth-1 counts) is subtracted from its ti
 Exit status:
   0  every engine agreed on every count
   1  an engine reported a different count
-  2  bad input or usage, or an engine failed (start, crash, hang, unreadable output)";
+  2  bad input or usage, or an engine failed (start, crash, hang, unreadable output)
+  130  interrupted by Ctrl-C (what finished is printed and reported)";
 
 const DIFF_HELP: &str = "\
 Speed changes are flagged only past --threshold and when the min-max time ranges of the
@@ -36,13 +37,15 @@ bisected with it; others by asking for each child position's count.
 Exit status:
   0  the engine matched every count
   1  the engine got a count wrong
-  2  bad input or usage, or the engine failed (start, crash, hang, unreadable output)";
+  2  bad input or usage, or the engine failed (start, crash, hang, unreadable output)
+  130  interrupted by Ctrl-C (what finished is printed and reported)";
 
 const EXIT_STATUS: &str = "\
 Exit status:
   0  every count matched
   1  a count did not match
-  2  bad input or usage (unreadable file, malformed FEN or move, bad option)";
+  2  bad input or usage (unreadable file, malformed FEN or move, bad option)
+  130  interrupted by Ctrl-C (what finished is printed and reported)";
 
 /// Exact, fast perft: count legal move trees, check suites, compare engines.
 #[derive(Debug, Parser)]
@@ -139,6 +142,10 @@ pub struct RunArgs {
     /// both give the same counts (needs --hash).
     #[arg(long, requires = "hash")]
     pub verify_hash: bool,
+    /// Count, per depth, captures, en passant, castles, promotions, checks,
+    /// discovered and double checks and checkmates (every node is made).
+    #[arg(long, conflicts_with_all = ["hash", "checkpoint", "resume", "full"])]
+    pub stats: bool,
     /// Record every finished subtree in a journal FILE (new), so the run can
     /// resume after a crash, kill or Ctrl-C.
     #[arg(long, value_name = "FILE", conflicts_with = "resume")]
@@ -182,6 +189,10 @@ pub struct SuiteArgs {
     /// Make every leaf move instead of bulk counting.
     #[arg(long)]
     pub full: bool,
+    /// Share a hash table of MB mebibytes for subtree counts across all
+    /// positions and depths (a failing check's divide is recounted without it).
+    #[arg(long, value_name = "MB")]
+    pub hash: Option<u64>,
     /// Write the JSON report to FILE (`-` for stdout) instead of
     /// results/suite-<timestamp>.json.
     #[arg(long, value_name = "FILE", conflicts_with = "no_json")]

@@ -12,7 +12,7 @@ use perft::suite::parse_suite;
 
 use super::args::BenchArgs;
 use super::output::{self, ReportTarget};
-use super::{EXIT_MISMATCH, EXIT_OK};
+use super::{EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
 
 /// The bundled benchmark set.
 pub const BENCH_SET: &[u8] = include_bytes!("../../positions/bench.epd");
@@ -50,12 +50,17 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
         true,
     );
     let entries = with_threads(args.threads, || {
-        run_bench(&positions, args.repeat, mode, &|i, seconds| {
+        run_bench(&positions, args.repeat, mode, Some(&INTERRUPTED), &|i, seconds| {
             bar.inc(1);
             bar.set_message(format!("{} {seconds:.3} s", positions[i].id));
         })
     })?;
     bar.finish_and_clear();
+    let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
+    if entries.is_empty() {
+        eprintln!("interrupted before any position was timed; no report written");
+        return Ok(EXIT_INTERRUPTED);
+    }
 
     let total_nodes: u64 = entries.iter().map(|e| e.nodes).sum();
     let sum = |f: fn(&Stats) -> f64| entries.iter().map(|e| f(&e.seconds)).sum::<f64>();
@@ -100,6 +105,14 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
         if args.threads == 1 { "" } else { "s" },
         args.repeat
     )?;
+    if interrupted {
+        writeln!(
+            out,
+            "interrupted: {} of {} positions timed, some with fewer rounds",
+            entries.len(),
+            positions.len()
+        )?;
+    }
     let mut code = EXIT_OK;
     for e in entries.iter().filter(|e| !e.ok) {
         writeln!(out, "FAIL {}: depth {}: expected {}, got {}", e.id, e.depth, e.expected, e.nodes)?;
@@ -121,11 +134,12 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
             warmup: "one pass over all positions one ply shallower".into(),
             positions: entries,
             total,
+            interrupted,
         };
         if let Some(path) = target.write(&report)? {
             writeln!(out, "Report: {}", path.display())?;
         }
     }
     out.flush()?;
-    Ok(code)
+    Ok(if interrupted { EXIT_INTERRUPTED } else { code })
 }

@@ -18,7 +18,7 @@ use perft::suite::{load_suite_file, parse_suite, ParsedSuite};
 use super::args::{CheckArgs, DebugArgs};
 use super::output::{self, ReportTarget};
 use super::suite::{DEFAULT_SUITE, DEFAULT_SUITE_NAME};
-use super::{EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK};
+use super::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
 
 /// `[NAME=]SPEC` into a name and a spec; without a name, the program's file
 /// name.
@@ -175,6 +175,9 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     let results = with_threads(threads, || -> Result<Vec<CheckResult>> {
         let mut results = Vec::new();
         for item in &items {
+            if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
             let (expected, expected_from) = match item.expected {
                 Some(n) => (n, "file"),
                 None => (perft_parallel(&item.board, item.depth, Mode::Bulk), "perft"),
@@ -230,6 +233,9 @@ pub fn check(args: CheckArgs) -> Result<u8> {
                 }
             }
             bar.inc(1);
+            if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) && result.error.is_some() {
+                break; // cut short by Ctrl-C: not the engine's fault
+            }
             let failed = !result.ok && result.error.is_none();
             results.push(result);
             if failed && args.fail_fast {
@@ -240,6 +246,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     })??;
     bar.finish_and_clear();
 
+    let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
     let mut failures_by_tag: BTreeMap<String, usize> = BTreeMap::new();
     for r in results.iter().filter(|r| !r.ok && r.error.is_none()) {
         writeln!(
@@ -293,8 +300,13 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     };
     writeln!(
         out,
-        "{name}: {} checks: {} passed, {} failed, {} errors, {} skipped",
-        summary.checks, summary.passed, summary.failed, summary.errors, summary.skipped
+        "{name}: {} checks: {} passed, {} failed, {} errors, {} skipped{}",
+        summary.checks,
+        summary.passed,
+        summary.failed,
+        summary.errors,
+        summary.skipped,
+        if interrupted { " (interrupted)" } else { "" }
     )?;
     if !summary.failures_by_tag.is_empty() {
         let tags: Vec<String> =
@@ -325,13 +337,14 @@ pub fn check(args: CheckArgs) -> Result<u8> {
             results,
             errors,
             summary,
+            interrupted,
         };
         if let Some(path) = target.write(&report)? {
             writeln!(out, "Report: {}", path.display())?;
         }
     }
     out.flush()?;
-    Ok(code)
+    Ok(if interrupted { EXIT_INTERRUPTED } else { code })
 }
 
 pub fn debug(args: DebugArgs) -> Result<u8> {

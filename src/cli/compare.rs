@@ -13,7 +13,7 @@ use perft::report::{ComparePosition, CompareReport, MachineInfo, ToolInfo};
 use super::args::CompareArgs;
 use super::bench::load_positions;
 use super::output::{self, ReportTarget};
-use super::{EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK};
+use super::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
 
 /// Our own engine: this binary, run per count like any command engine.
 fn ourselves(threads: usize) -> Result<Entrant> {
@@ -95,6 +95,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         &positions,
         args.repeat,
         Duration::from_secs_f64(args.timeout),
+        Some(&INTERRUPTED),
         &|event| match event {
             CompareEvent::Startup { engine, result } => match result {
                 Ok(seconds) => bar.println(format!(
@@ -116,6 +117,10 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     );
     bar.finish_and_clear();
     drop(bar);
+    let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
+    if interrupted {
+        writeln!(out, "interrupted: the table holds the runs that finished")?;
+    }
     // The progress bar is hidden off a terminal: repeat start-up facts and
     // errors there so they are never lost.
     for engine in &engines {
@@ -183,11 +188,12 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
                 .collect(),
             engines,
             results,
+            interrupted,
         };
         if let Some(path) = target.write(&report)? {
             writeln!(out, "Report: {}", path.display())?;
         }
     }
     out.flush()?;
-    Ok(code)
+    Ok(if interrupted { EXIT_INTERRUPTED } else { code })
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
+use perft::perft::{KeySet, PerftTable};
 use perft::report;
 use serde::Serialize;
 
@@ -113,4 +114,14 @@ pub fn mnps(nodes: u64, seconds: f64) -> f64 {
     } else {
         0.0
     }
+}
+
+/// A hash table of `megabytes` MiB, refused with a clear message when the
+/// machine does not have that much memory free.
+pub fn hash_table(megabytes: u64, keys: KeySet) -> Result<PerftTable> {
+    let available = perft::report::available_memory_mb();
+    if let Some(free) = available.filter(|&free| megabytes > free) {
+        bail!("--hash {megabytes} MB is more than the {free} MB of memory available");
+    }
+    PerftTable::new(megabytes, keys).context("--hash")
 }

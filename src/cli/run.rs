@@ -5,10 +5,11 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
 use perft::perft::journal::{plan_tasks, Journal, JournalHeader};
-use perft::perft::{count, divide_with, with_threads, KeySet, Mode, PerftTable, Search};
+use perft::perft::{count, divide_with, perft_stats, with_threads, KeySet, Mode, PerftTable, Search};
 use perft::report::{DivideEntry, HashInfo, MachineInfo, RunReport, ToolInfo};
 use perft::types::Move;
 use rayon::prelude::*;
@@ -95,13 +96,10 @@ pub fn run(args: RunArgs) -> Result<u8> {
     if journaled && depth < 2 {
         bail!("--checkpoint and --resume need a depth of at least 2");
     }
-    if let Some(mb) = args.hash {
-        let available = perft::report::available_memory_mb();
-        if available.is_some_and(|free| mb > free) {
-            bail!("--hash {mb} MB is more than the {} MB of memory available", available.unwrap_or(0));
-        }
-    }
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
+    if args.stats {
+        return run_stats(&args, &board, threads, target, &mut out);
+    }
 
     let root_moves = board.legal_moves().len() as u64;
     let bar = output::progress_bar(
@@ -109,10 +107,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
         "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} root moves",
         !args.quiet && depth >= 6 && !journaled,
     );
-    let table = match args.hash {
-        Some(mb) => Some(PerftTable::new(mb, KeySet::Primary).context("--hash")?),
-        None => None,
-    };
+    let table = args.hash.map(|mb| output::hash_table(mb, KeySet::Primary)).transpose()?;
     let run_once = |table: Option<&PerftTable>, out: &mut dyn Write| -> Result<(Divide, u64)> {
         if depth == 0 {
             return Ok((Vec::new(), 0));
@@ -130,17 +125,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     bar.finish_and_clear();
     let finished = divide.iter().all(|(_, n)| n.is_some());
     let nodes: u64 = if depth == 0 { 1 } else { divide.iter().filter_map(|&(_, n)| n).sum() };
-    let mut hash = table.as_ref().map(|table| {
-        let (probes, hits) = table.probes_and_hits();
-        HashInfo {
-            megabytes: args.hash.unwrap_or(0),
-            entries: table.entries(),
-            fill: table.fill(),
-            probes,
-            hits,
-            verified: None,
-        }
-    });
+    let mut hash = table.as_ref().map(|table| HashInfo::of(table, args.hash.unwrap_or(0)));
     drop(table);
 
     if !finished {
@@ -167,7 +152,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let divide: Vec<(Move, u64)> = divide.into_iter().map(|(mv, n)| (mv, n.unwrap_or(0))).collect();
 
     if args.verify_hash {
-        let second = PerftTable::new(args.hash.unwrap_or(1), KeySet::Secondary).context("--hash")?;
+        let second = output::hash_table(args.hash.unwrap_or(1), KeySet::Secondary)?;
         let search = Search { mode, table: Some(&second), stop: Some(&INTERRUPTED) };
         let again = with_threads(threads, || divide_with(&board, depth, &search, &|_, _| {}))?;
         if again.iter().any(|(_, n)| n.is_none()) {
@@ -236,6 +221,100 @@ pub fn run(args: RunArgs) -> Result<u8> {
             nodes_per_second: if seconds > 0.0 { (nodes - resumed) as f64 / seconds } else { 0.0 },
             divide: divide.iter().map(|&(mv, n)| DivideEntry { mv: board.uci(mv), nodes: n }).collect(),
             hash,
+            stats: Vec::new(),
+        };
+        if let Some(path) = target.write(&report)? {
+            if !args.quiet {
+                writeln!(out, "Report: {}", path.display())?;
+            }
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+/// `perft run --stats`: the extended statistics table.
+fn run_stats(
+    args: &RunArgs,
+    board: &Board,
+    threads: usize,
+    target: Option<ReportTarget>,
+    out: &mut dyn Write,
+) -> Result<u8> {
+    let depth = args.depth;
+    let start = Instant::now();
+    let Some(stats) = with_threads(threads, || perft_stats(board, depth, Some(&INTERRUPTED)))? else {
+        writeln!(
+            out,
+            "interrupted after {:.1} s; statistics are only complete at the end",
+            start.elapsed().as_secs_f64()
+        )?;
+        return Ok(EXIT_INTERRUPTED);
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let nodes = stats.last().map_or(1, |row| row.nodes);
+    let made: u64 = stats.iter().map(|row| row.nodes).sum();
+    if args.quiet {
+        writeln!(out, "{nodes}")?;
+    } else {
+        let mut table = Table::new();
+        table.load_style(UTF8_FULL_CONDENSED);
+        table.set_header([
+            "depth",
+            "nodes",
+            "captures",
+            "e.p.",
+            "castles",
+            "promotions",
+            "checks",
+            "discovered",
+            "double",
+            "mates",
+        ]);
+        for row in &stats {
+            let cells = [
+                u64::from(row.depth),
+                row.nodes,
+                row.captures,
+                row.en_passant,
+                row.castles,
+                row.promotions,
+                row.checks,
+                row.discovered_checks,
+                row.double_checks,
+                row.checkmates,
+            ];
+            table.add_row(cells.map(|n| Cell::new(n).set_alignment(CellAlignment::Right)));
+        }
+        writeln!(out, "{table}")?;
+        writeln!(out, "\nNodes searched: {nodes}\n")?;
+        writeln!(
+            out,
+            "Time {seconds:.3} s, {:.1} Mnps ({made} nodes made at all depths, {threads} thread{}, depth {depth})",
+            output::mnps(made, seconds),
+            if threads == 1 { "" } else { "s" },
+        )?;
+    }
+    out.flush()?;
+    if let Some(target) = target {
+        let report = RunReport {
+            kind: "run".into(),
+            tool: ToolInfo::current(),
+            machine: MachineInfo::detect(),
+            timestamp: perft::report::timestamp(),
+            fen: board.fen(),
+            start_fen: (!args.position.moves.is_empty())
+                .then(|| args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string())),
+            moves: args.position.moves.clone(),
+            chess960: board.is_chess960(),
+            depth,
+            mode: "stats".into(),
+            threads,
+            nodes,
+            seconds,
+            nodes_per_second: if seconds > 0.0 { made as f64 / seconds } else { 0.0 },
+            divide: Vec::new(),
+            hash: None,
+            stats,
         };
         if let Some(path) = target.write(&report)? {
             if !args.quiet {

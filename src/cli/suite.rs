@@ -7,13 +7,13 @@ use std::time::Instant;
 use anyhow::Result;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::CastlingMode;
-use perft::perft::{with_threads, Mode};
-use perft::report::{MachineInfo, SuiteReport, SuiteSettings, ToolInfo};
+use perft::perft::{with_threads, KeySet, Mode};
+use perft::report::{HashInfo, MachineInfo, SuiteReport, SuiteSettings, ToolInfo};
 use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOptions, SuitePlan};
 
 use super::args::SuiteArgs;
 use super::output::{self, ReportTarget};
-use super::{EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK};
+use super::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
 
 /// The suite run when no files are given (see `scripts/make-default-suite.py`).
 pub const DEFAULT_SUITE: &[u8] = include_bytes!("../../positions/default.epd");
@@ -40,6 +40,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         fail_fast: args.fail_fast,
         mode,
     };
+    let hash_table = args.hash.map(|mb| output::hash_table(mb, KeySet::Primary)).transpose()?;
     let plan = SuitePlan::new(files, options);
     let total_checks = plan.checks();
     let total_positions = plan.positions_to_check();
@@ -51,7 +52,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     );
     let start = Instant::now();
     let outcome = with_threads(threads, || {
-        plan.run(&|result, done| {
+        plan.run_with(hash_table.as_ref(), Some(&INTERRUPTED), &|result, done| {
             bar.inc(result.expected);
             bar.set_message(format!(
                 "{}/{total_positions} positions, {}/{total_checks} checks, {} nodes, {:.0} Mnps",
@@ -134,7 +135,13 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         s.failed,
         s.errors,
         s.skipped,
-        if outcome.stopped_early { " (stopped at the first failure)" } else { "" }
+        if outcome.interrupted {
+            " (interrupted)"
+        } else if outcome.stopped_early {
+            " (stopped at the first failure)"
+        } else {
+            ""
+        }
     )?;
     writeln!(
         out,
@@ -146,6 +153,18 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         if threads == 1 { "" } else { "s" }
     )?;
 
+    let hash = hash_table.as_ref().map(|table| HashInfo::of(table, args.hash.unwrap_or(0)));
+    if let Some(hash) = &hash {
+        writeln!(
+            out,
+            "hash {} MB: {:.0}% full, {:.1}% of {} probes hit",
+            hash.megabytes,
+            hash.fill * 100.0,
+            if hash.probes > 0 { hash.hits as f64 * 100.0 / hash.probes as f64 } else { 0.0 },
+            hash.probes
+        )?;
+    }
+    let interrupted = outcome.interrupted;
     let code = if s.failed > 0 {
         EXIT_MISMATCH
     } else if s.errors > 0 {
@@ -171,11 +190,13 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
             results: outcome.results,
             errors: outcome.errors,
             summary: outcome.summary,
+            hash,
+            interrupted: outcome.interrupted,
         };
         if let Some(path) = target.write(&report)? {
             writeln!(out, "Report: {}", path.display())?;
         }
     }
     out.flush()?;
-    Ok(code)
+    Ok(if interrupted { EXIT_INTERRUPTED } else { code })
 }

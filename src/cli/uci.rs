@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 
 use anyhow::Result;
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
-use perft::perft::{divide_parallel, Mode};
+use perft::perft::{divide_with, KeySet, Mode, PerftTable, Search};
 
 use super::EXIT_OK;
 
@@ -13,7 +13,11 @@ struct Engine {
     board: Board,
     chess960: bool,
     threads: usize,
-    hash_mb: usize,
+    /// Size of the table `go perft` uses, in MiB (0: no table).
+    hash_mb: u64,
+    /// Allocated at the first `go perft` after the size is set, and kept
+    /// across positions (entries are keyed by position and depth).
+    table: Option<(u64, PerftTable)>,
     pool: rayon::ThreadPool,
 }
 
@@ -50,11 +54,25 @@ impl Engine {
         problem.map_or(Ok(()), Err)
     }
 
-    fn perft(&self, depth: u32, out: &mut dyn Write) -> std::io::Result<()> {
-        let divide = if depth == 0 {
+    fn perft(&mut self, depth: u32, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.hash_mb == 0 {
+            self.table = None;
+        } else if self.table.as_ref().is_none_or(|(mb, _)| *mb != self.hash_mb) {
+            self.table = None; // free the old table before allocating the new one
+            match PerftTable::new(self.hash_mb, KeySet::Primary) {
+                Ok(table) => self.table = Some((self.hash_mb, table)),
+                Err(e) => writeln!(out, "info string {e}; counting without a table")?,
+            }
+        }
+        let search = Search { mode: Mode::Bulk, table: self.table.as_ref().map(|(_, t)| t), stop: None };
+        let divide: Vec<(perft::types::Move, u64)> = if depth == 0 {
             Vec::new()
         } else {
-            self.pool.install(|| divide_parallel(&self.board, depth, Mode::Bulk, &|_, _| {}))
+            self.pool
+                .install(|| divide_with(&self.board, depth, &search, &|_, _| {}))
+                .into_iter()
+                .filter_map(|(mv, n)| Some((mv, n?)))
+                .collect()
         };
         let nodes: u64 = if depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
         for (mv, n) in divide {
@@ -64,14 +82,23 @@ impl Engine {
     }
 }
 
+/// Table size before any `setoption name Hash`, in MiB (Stockfish's default).
+const DEFAULT_HASH_MB: u64 = 16;
+
 fn pool(threads: usize) -> Result<rayon::ThreadPool> {
     Ok(rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build()?)
 }
 
 pub fn uci() -> Result<u8> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut engine =
-        Engine { board: Board::startpos(), chess960: false, threads, hash_mb: 16, pool: pool(threads)? };
+    let mut engine = Engine {
+        board: Board::startpos(),
+        chess960: false,
+        threads,
+        hash_mb: DEFAULT_HASH_MB,
+        table: None,
+        pool: pool(threads)?,
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
@@ -83,7 +110,7 @@ pub fn uci() -> Result<u8> {
                 writeln!(out, "id name perft {}", env!("CARGO_PKG_VERSION"))?;
                 writeln!(out, "id author the perft developers")?;
                 writeln!(out, "option name Threads type spin default {threads} min 1 max 1024")?;
-                writeln!(out, "option name Hash type spin default 16 min 0 max 1048576")?;
+                writeln!(out, "option name Hash type spin default {DEFAULT_HASH_MB} min 0 max 1048576")?;
                 writeln!(out, "option name UCI_Chess960 type check default false")?;
                 writeln!(out, "uciok")?;
             }
@@ -108,8 +135,8 @@ pub fn uci() -> Result<u8> {
                         }
                         _ => writeln!(out, "info string bad Threads value {value:?}")?,
                     },
-                    "hash" => match value.parse::<usize>() {
-                        Ok(mb) => engine.hash_mb = mb,
+                    "hash" => match value.parse::<u64>() {
+                        Ok(mb) if mb <= 1 << 20 => engine.hash_mb = mb,
                         _ => writeln!(out, "info string bad Hash value {value:?}")?,
                     },
                     _ => writeln!(out, "info string unknown option {name:?}")?,
@@ -131,7 +158,6 @@ pub fn uci() -> Result<u8> {
                     "Checkers: {}",
                     engine.board.checkers().into_iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
                 )?;
-                let _ = engine.hash_mb;
             }
             Some("quit") => break,
             Some(other) => writeln!(out, "Unknown command: '{other}'. Type help for more information.")?,

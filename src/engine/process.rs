@@ -80,7 +80,13 @@ impl Process {
     /// Starts `program` with `args`; stdin is a pipe when `interactive`,
     /// otherwise empty (so a program waiting for a key press goes on).
     pub(crate) fn spawn(program: &str, args: &[String], interactive: bool) -> std::io::Result<Process> {
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        // Its own process group on Unix: a Ctrl-C at the terminal interrupts
+        // this program, which then stops the engine itself, instead of
+        // killing the engine mid-count.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .args(args)
             .stdin(if interactive { Stdio::piped() } else { Stdio::null() })
             .stdout(Stdio::piped())

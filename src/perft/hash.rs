@@ -101,13 +101,24 @@ impl PerftTable {
         if wanted == 0 {
             return Err(TableError::TooSmall);
         }
-        let count = 1u64 << (63 - wanted.leading_zeros());
-        let count = usize::try_from(count).map_err(|_| TableError::OutOfMemory(megabytes))?;
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count).map_err(|_| TableError::OutOfMemory(megabytes))?;
-        buckets.resize_with(count, Bucket::default);
+        let count = usize::try_from(wanted).map_err(|_| TableError::OutOfMemory(megabytes))?;
+        Self::with_buckets(count, keys).map_err(|_| TableError::OutOfMemory(megabytes))
+    }
+
+    /// A table of `buckets` buckets of four entries (rounded down to a power
+    /// of two, at least one): tiny tables make replacement happen all the
+    /// time, which is what tests want.
+    ///
+    /// # Errors
+    /// [`TableError::OutOfMemory`] if the memory cannot be had.
+    pub fn with_buckets(buckets: usize, keys: KeySet) -> Result<Self, TableError> {
+        let count = 1usize << (usize::BITS - 1 - buckets.max(1).leading_zeros());
+        let megabytes = (count * std::mem::size_of::<Bucket>()).div_ceil(1 << 20) as u64;
+        let mut table = Vec::new();
+        table.try_reserve_exact(count).map_err(|_| TableError::OutOfMemory(megabytes))?;
+        table.resize_with(count, Bucket::default);
         Ok(PerftTable {
-            buckets,
+            buckets: table,
             mask: count as u64 - 1,
             keys,
             probes: AtomicU64::new(0),

@@ -4,9 +4,11 @@
 pub mod hash;
 pub mod journal;
 mod parallel;
+pub mod stats;
 
 pub use hash::{KeySet, PerftTable};
 pub use parallel::{count, divide_parallel, divide_with, perft_parallel, with_threads, Search, SERIAL_DEPTH};
+pub use stats::{perft_stats, DepthStats};
 
 use crate::board::Board;
 use crate::movegen::MoveList;

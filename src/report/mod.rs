@@ -214,6 +214,14 @@ pub struct HashInfo {
     pub verified: Option<bool>,
 }
 
+impl HashInfo {
+    /// How `table`, asked for with `megabytes`, was used so far.
+    pub fn of(table: &crate::perft::PerftTable, megabytes: u64) -> Self {
+        let (probes, hits) = table.probes_and_hits();
+        HashInfo { megabytes, entries: table.entries(), fill: table.fill(), probes, hits, verified: None }
+    }
+}
+
 /// Report of `perft run`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
@@ -252,6 +260,10 @@ pub struct RunReport {
     /// The hash table, when one was used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<HashInfo>,
+    /// With `--stats`: the extended statistics of each depth (the divide is
+    /// then empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stats: Vec<crate::perft::DepthStats>,
 }
 
 /// One check of a suite: a position at one depth.
@@ -356,6 +368,12 @@ pub struct SuiteReport {
     pub errors: Vec<SuiteError>,
     /// Totals.
     pub summary: SuiteSummary,
+    /// The hash table, when one was used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<HashInfo>,
+    /// Ctrl-C stopped the run; checks not finished are counted as skipped.
+    #[serde(default)]
+    pub interrupted: bool,
 }
 
 /// Minimum, median and maximum of repeated measurements, in seconds.
@@ -432,6 +450,9 @@ pub struct BenchReport {
     pub positions: Vec<BenchEntry>,
     /// Totals.
     pub total: BenchTotal,
+    /// Ctrl-C stopped the run; only what finished is reported.
+    #[serde(default)]
+    pub interrupted: bool,
 }
 
 /// One engine of a comparison.
@@ -514,6 +535,9 @@ pub struct CompareReport {
     pub engines: Vec<CompareEngine>,
     /// One entry per engine and position.
     pub results: Vec<CompareResult>,
+    /// Ctrl-C stopped the run; only what finished is reported.
+    #[serde(default)]
+    pub interrupted: bool,
 }
 
 /// The engine a `check` ran against.
@@ -606,6 +630,9 @@ pub struct CheckReport {
     pub errors: Vec<SuiteError>,
     /// Totals.
     pub summary: CheckSummary,
+    /// Ctrl-C stopped the run; only what finished is reported.
+    #[serde(default)]
+    pub interrupted: bool,
 }
 
 /// Memory available to new allocations, in MiB (`MemAvailable` on Linux),

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::parse::{parse_suite, ParsedSuite};
 use crate::board::{Board, CastlingMode, FenOptions};
-use crate::perft::{divide_parallel, perft_parallel, Mode};
+use crate::perft::{count, divide_with, Mode, PerftTable, Search};
 use crate::report::{DivideEntry, SuiteError, SuiteResult, SuiteSummary};
 
 /// Largest suite file read, in bytes.
@@ -115,6 +115,9 @@ pub struct SuiteOutcome {
     pub summary: SuiteSummary,
     /// Whether `fail_fast` stopped the run early.
     pub stopped_early: bool,
+    /// Whether the caller's stop flag cut the run short; checks cut short
+    /// are left out of `results` and counted as skipped.
+    pub interrupted: bool,
 }
 
 impl SuitePlan {
@@ -220,6 +223,18 @@ impl SuitePlan {
     /// check itself split across workers when large. `progress` is called
     /// after each check, from any thread.
     pub fn run(self, progress: &(dyn Fn(&SuiteResult, SuiteProgress) + Sync)) -> SuiteOutcome {
+        self.run_with(None, None, progress)
+    }
+
+    /// [`SuitePlan::run`] with a shared table of subtree counts (kept
+    /// across positions and depths) and a flag that, once raised, stops
+    /// the run: checks not finished by then are left out.
+    pub fn run_with(
+        self,
+        table: Option<&PerftTable>,
+        interrupt: Option<&AtomicBool>,
+        progress: &(dyn Fn(&SuiteResult, SuiteProgress) + Sync),
+    ) -> SuiteOutcome {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
         let remaining: Vec<AtomicUsize> =
@@ -227,7 +242,8 @@ impl SuitePlan {
         let checks_done = AtomicUsize::new(0);
         let positions_done = AtomicUsize::new(0);
         let nodes_done = AtomicU64::new(0);
-        let mode = self.options.mode;
+        let search = Search { mode: self.options.mode, table, stop: interrupt };
+        let interrupted = || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
         let fail_fast = self.options.fail_fast;
         let files = &self.files;
         let mut order: Vec<&Check> = self.checks.iter().collect();
@@ -235,11 +251,11 @@ impl SuitePlan {
         let mut results: Vec<(usize, SuiteResult)> = order
             .par_iter()
             .filter_map(|check| {
-                if stop.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) || interrupted() {
                     return None;
                 }
                 let started = Instant::now();
-                let nodes = perft_parallel(&check.board, check.depth, mode);
+                let nodes = count(&check.board, check.depth, &search)?;
                 let seconds = started.elapsed().as_secs_f64();
                 let ok = nodes == check.expected;
                 let divide = if ok {
@@ -248,9 +264,14 @@ impl SuitePlan {
                     if fail_fast {
                         stop.store(true, Ordering::Relaxed);
                     }
-                    divide_parallel(&check.board, check.depth, mode, &|_, _| {})
+                    // Recounted without the table, so a mismatch cannot come
+                    // from a stored count.
+                    let plain = Search { table: None, ..search };
+                    divide_with(&check.board, check.depth, &plain, &|_, _| {})
                         .into_iter()
-                        .map(|(mv, nodes)| DivideEntry { mv: check.board.uci(mv), nodes })
+                        .filter_map(|(mv, nodes)| {
+                            Some(DivideEntry { mv: check.board.uci(mv), nodes: nodes? })
+                        })
                         .collect()
                 };
                 let result = SuiteResult {
@@ -295,6 +316,13 @@ impl SuitePlan {
             seconds,
             nodes_per_second: if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 },
         };
-        SuiteOutcome { results, errors: self.errors, summary, stopped_early: not_run > 0 }
+        let interrupted = interrupted();
+        SuiteOutcome {
+            results,
+            errors: self.errors,
+            summary,
+            stopped_early: not_run > 0 && !interrupted,
+            interrupted,
+        }
     }
 }

@@ -1,0 +1,174 @@
+//! Extended perft statistics: what kind of move reached each node.
+//!
+//! The columns are those of the chessprogramming wiki's "Perft Results"
+//! tables, counted over the nodes at exactly each depth, by the move that
+//! reached the node:
+//!
+//! - **captures**: the move took a piece (en passant included, castling not);
+//! - **en passant**, **castles**, **promotions** (each promotion piece counts);
+//! - **checks**: the side to move is in check;
+//! - **discovered checks**: the piece that moved (for castling, the rook)
+//!   is not among the checkers, so every check comes from a line it opened
+//!   (a double check by the moved piece and a discovered one is counted
+//!   only as a double check, as the wiki's tables do);
+//! - **double checks**: two checkers;
+//! - **checkmates**: in check with no legal move.
+//!
+//! Every node is made (no bulk counting), so this runs several times slower
+//! than plain perft.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::SERIAL_DEPTH;
+use crate::board::Board;
+use crate::movegen::MoveList;
+use crate::types::{File, Move, Square};
+
+/// The statistics of the nodes at one depth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DepthStats {
+    /// Plies from the root (1 for the root's children).
+    pub depth: u32,
+    /// Nodes at this depth.
+    pub nodes: u64,
+    /// Reached by a capture (en passant included).
+    pub captures: u64,
+    /// Reached by an en-passant capture.
+    pub en_passant: u64,
+    /// Reached by castling.
+    pub castles: u64,
+    /// Reached by a promotion.
+    pub promotions: u64,
+    /// The side to move is in check.
+    pub checks: u64,
+    /// In check from a piece other than the one that moved.
+    pub discovered_checks: u64,
+    /// In check from two pieces.
+    pub double_checks: u64,
+    /// Checkmated.
+    pub checkmates: u64,
+}
+
+impl DepthStats {
+    fn add(&mut self, other: &DepthStats) {
+        self.nodes += other.nodes;
+        self.captures += other.captures;
+        self.en_passant += other.en_passant;
+        self.castles += other.castles;
+        self.promotions += other.promotions;
+        self.checks += other.checks;
+        self.discovered_checks += other.discovered_checks;
+        self.double_checks += other.double_checks;
+        self.checkmates += other.checkmates;
+    }
+}
+
+/// Statistics for depths 1 to `depth` (empty for depth 0), on the current
+/// rayon pool; `None` if `stop` was raised before the walk finished.
+pub fn perft_stats(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Option<Vec<DepthStats>> {
+    let mut table: Vec<DepthStats> =
+        (1..=depth).map(|d| DepthStats { depth: d, ..Default::default() }).collect();
+    if depth > 0 {
+        let found = parallel(board, depth, stop)?;
+        for (row, found) in table.iter_mut().zip(&found) {
+            row.add(found);
+        }
+    }
+    Some(table)
+}
+
+/// The square of the piece that gave a direct check, if `mv` gave one:
+/// where the moved piece ended (for castling, the rook).
+fn moved_piece_square(mv: Move) -> Square {
+    if mv.is_castle() {
+        let file = if (mv.to() as u8) > (mv.from() as u8) { File::F } else { File::D };
+        Square::new(file, mv.from().rank())
+    } else {
+        mv.to()
+    }
+}
+
+/// Makes `mv`, records what the new node is in `row`, and leaves the move
+/// made.
+#[inline]
+fn make_and_classify(board: &mut Board, mv: Move, row: &mut DepthStats) {
+    row.nodes += 1;
+    if mv.is_castle() {
+        row.castles += 1;
+    } else if mv.is_en_passant() {
+        row.en_passant += 1;
+        row.captures += 1;
+    } else if board.piece_on(mv.to()).is_some() {
+        row.captures += 1;
+    }
+    if mv.promotion().is_some() {
+        row.promotions += 1;
+    }
+    board.make(mv);
+    let checkers = board.checkers();
+    if !checkers.is_empty() {
+        row.checks += 1;
+        if (checkers & moved_piece_square(mv).bitboard()).is_empty() {
+            row.discovered_checks += 1;
+        }
+        if checkers.more_than_one() {
+            row.double_checks += 1;
+        }
+        if board.count_legal_moves() == 0 {
+            row.checkmates += 1;
+        }
+    }
+}
+
+/// Serial walk: `rows[0]` gathers the children of `board`, `rows[1]` the
+/// grandchildren, and so on, `rows.len()` plies deep.
+fn serial(board: &mut Board, rows: &mut [DepthStats]) {
+    let Some((row, deeper)) = rows.split_first_mut() else { return };
+    let mut moves = MoveList::new();
+    board.generate_moves(&mut moves);
+    for &mv in &moves {
+        make_and_classify(board, mv, row);
+        if !deeper.is_empty() {
+            serial(board, deeper);
+        }
+        board.unmake();
+    }
+}
+
+fn parallel(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Option<Vec<DepthStats>> {
+    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return None;
+    }
+    let mut rows = vec![DepthStats::default(); depth as usize];
+    if depth <= SERIAL_DEPTH {
+        serial(&mut board.fork(), &mut rows);
+        return Some(rows);
+    }
+    let children = board
+        .legal_moves()
+        .par_iter()
+        .map(|&mv| {
+            let mut child = board.fork();
+            let mut first = DepthStats::default();
+            make_and_classify(&mut child, mv, &mut first);
+            let mut below = parallel(&child, depth - 1, stop)?;
+            below.insert(0, first);
+            Some(below)
+        })
+        .try_reduce(
+            || vec![DepthStats::default(); depth as usize],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(&b) {
+                    x.add(y);
+                }
+                Some(a)
+            },
+        )?;
+    for (x, y) in rows.iter_mut().zip(&children) {
+        x.add(y);
+    }
+    Some(rows)
+}
