@@ -170,8 +170,9 @@ pub fn tags_for(board: &Board, moves: &[String]) -> Vec<Tag> {
                 if bytes.len() == 5 {
                     add(Tag::Promotion);
                 } else if bytes.len() == 4 {
-                    let from = text[..2].parse().ok();
-                    let to: Option<crate::types::Square> = text[2..4].parse().ok();
+                    // `get`: the engine's text may be any UTF-8.
+                    let from = text.get(..2).and_then(|t| t.parse().ok());
+                    let to: Option<crate::types::Square> = text.get(2..4).and_then(|t| t.parse().ok());
                     if let (Some(from), Some(to)) = (from, to) {
                         match board.piece_on(from).map(|p| p.kind()) {
                             Some(PieceKind::King) if (from.file() as u8).abs_diff(to.file() as u8) >= 2 => {

@@ -370,3 +370,86 @@ fn ctrl_c_during_bench_and_check_reports_what_finished() {
     assert!(report["summary"]["passed"].as_u64().unwrap() > 0);
     assert!(report["summary"]["skipped"].as_u64().unwrap() > 0);
 }
+
+/// Peak resident memory of a process, from /proc (Linux).
+#[cfg(target_os = "linux")]
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn deep_hashed_run_stays_within_its_memory_and_warns() {
+    const HASH_MB: u64 = 128;
+    let child = bin()
+        .args(["run", "12", "--hash", &HASH_MB.to_string(), "-t", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut peak = 0;
+    while start.elapsed() < Duration::from_secs(4) {
+        peak = peak.max(peak_rss_kib(child.id()).unwrap_or(0));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    interrupt(&child);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("warning: perft 12 here is about"), "{stderr}");
+    // The table is touched as it fills: after four seconds of depth 12 it
+    // is in use, and the table plus the program stays under the size asked
+    // for plus a small allowance for code, stacks and buffers.
+    let peak_mb = peak / 1024;
+    eprintln!("peak RSS {peak_mb} MiB with a {HASH_MB} MiB table");
+    assert!(peak_mb > HASH_MB / 2, "peak {peak_mb} MiB: the table was not used?");
+    assert!(peak_mb < HASH_MB + 48, "peak {peak_mb} MiB for a {HASH_MB} MiB table");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_killed_suite_leaves_the_previous_report_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("suite.json");
+    let quick = bin()
+        .args(["suite", "--relaxed", "--max-nodes", "10000", "--json"])
+        .arg(&json)
+        .arg(positions("standard.epd"))
+        .output()
+        .unwrap();
+    assert!(quick.status.success());
+    let before = std::fs::read_to_string(&json).unwrap();
+    let mut child = bin()
+        .args(["suite", "--relaxed", "-t", "2", "--json"])
+        .arg(&json)
+        .arg(positions("standard.epd"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(child.try_wait().unwrap().is_none(), "the suite ended before it could be killed");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), before);
+    let report: Value = serde_json::from_str(&before).unwrap();
+    assert_eq!(report["kind"], "suite");
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, [std::ffi::OsString::from("suite.json")], "stray files: {names:?}");
+}
+
+#[test]
+fn absurd_depths_are_refused_or_estimated() {
+    let output = bin().args(["run", "65"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("65"));
+    let board = Board::startpos();
+    let (estimate, _, _) = perft::perft::estimate_nodes(&board, 9);
+    // Within a factor of three of the real 2,439,530,234,167.
+    assert!((0.8e12..7.3e12).contains(&estimate), "estimate {estimate:e}");
+    let (exact, _, _) = perft::perft::estimate_nodes(&board, 3);
+    assert_eq!(exact, 8902.0);
+}

@@ -177,3 +177,62 @@ fn every_entry_gets_a_one_line_error_or_a_count_from_the_cli() {
         }
     }
 }
+
+/// Found by `cargo fuzz run fen`: trailing text cut in the middle of a
+/// multi-byte character.
+#[test]
+fn long_non_ascii_trailing_text_is_an_error_not_a_panic() {
+    let fen = format!("8/8/8/8/8/8/8/K6k w - - 0 1 {}", "é".repeat(100));
+    let error = Board::from_fen(&fen).unwrap_err();
+    assert_eq!(syntax_kind(&error), "trailing");
+}
+
+/// A suite file of hostile lines through the CLI: each is reported with its
+/// line number, and the good lines around them still run and pass.
+#[test]
+fn hostile_suite_lines_are_reported_and_the_rest_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hostile.epd");
+    let good = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400";
+    let mut bytes = Vec::new();
+    let lines: Vec<Vec<u8>> = vec![
+        good.into(),                                                                           // 1
+        b"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 five".to_vec(),                                    // 2
+        b"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D0 1".to_vec(),                                       // 3
+        b"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1000 1".to_vec(),                                    // 4
+        b"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 99999999999999999999999".to_vec(),                 // 5
+        b"\xff\xfe\x00garbage\x01\x02".to_vec(),                                               // 6
+        b"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5\0".to_vec(), // 7: NUL at end, fine
+        [b"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5 ;c0 \"".as_slice(), &[b'x'; 100_000]].concat(), // 8
+        b"4k3/8/8/8/8/8/8/4K3 w - - 0 1 D1 5 D2".to_vec(), // 9
+        b"4k3/9/8/8/8/8/8/4K3 w - - 0 1 ;D1 5".to_vec(),   // 10
+        good.into(),                                       // 11
+    ];
+    for line in &lines {
+        bytes.extend_from_slice(line);
+        bytes.push(b'\n');
+    }
+    std::fs::write(&path, bytes).unwrap();
+    let empty = dir.path().join("empty.epd");
+    std::fs::write(&empty, "").unwrap();
+    let output = assert_cmd::Command::cargo_bin("perft")
+        .unwrap()
+        .args(["suite", "--no-json"])
+        .arg(&path)
+        .arg(&empty)
+        .arg(dir.path())
+        .arg(dir.path().join("missing.epd"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"));
+    let name = path.display().to_string();
+    for line in [2, 3, 4, 5, 6, 8, 9, 10] {
+        assert!(stdout.contains(&format!("ERROR {name}:{line}: ")), "line {line} not reported:\n{stdout}");
+    }
+    assert!(!stdout.contains(&format!("{name}:7:")), "{stdout}");
+    assert!(stdout.contains("is a directory") && stdout.contains("missing.epd"), "{stdout}");
+    // Lines 1, 7 and 11: five checks, all passed.
+    assert!(stdout.contains("5 checks: 5 passed, 0 failed"), "{stdout}");
+}

@@ -155,8 +155,8 @@ impl Setup {
         let fullmove = fields.next();
         let rest: Vec<&str> = fields.collect();
         if !rest.is_empty() {
-            let mut text = rest.join(" ");
-            text.truncate(80);
+            // At most 80 characters (not bytes: the text may be any UTF-8).
+            let text: String = rest.join(" ").chars().take(80).collect();
             return Err(FenError::TrailingText(text));
         }
 

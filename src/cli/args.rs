@@ -120,8 +120,8 @@ pub struct PositionArgs {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Plies to count.
-    #[arg(value_name = "DEPTH")]
+    /// Plies to count (at most 64).
+    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(..=i64::from(perft::perft::MAX_DEPTH)))]
     pub depth: u32,
     #[command(flatten)]
     pub position: PositionArgs,
@@ -302,7 +302,7 @@ pub struct CheckArgs {
     pub max_nodes: Option<u64>,
     /// Also check every position at depth D, with our count as the reference
     /// where the file has none.
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(..=i64::from(perft::perft::MAX_DEPTH)))]
     pub depth: Option<u32>,
     /// Stop at the first wrong count.
     #[arg(long)]
@@ -341,7 +341,7 @@ pub struct DebugArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Plies to count.
-    #[arg(long, short = 'd', value_name = "N")]
+    #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(..=i64::from(perft::perft::MAX_DEPTH)))]
     pub depth: u32,
     /// Seconds one engine call may take.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
@@ -357,7 +357,7 @@ pub struct DebugArgs {
 #[derive(Debug, Args)]
 pub struct PerftreeArgs {
     /// Plies to count.
-    #[arg(value_name = "DEPTH")]
+    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(..=i64::from(perft::perft::MAX_DEPTH)))]
     pub depth: u32,
     /// The position.
     #[arg(value_name = "FEN")]

@@ -125,3 +125,42 @@ pub fn hash_table(megabytes: u64, keys: KeySet) -> Result<PerftTable> {
     }
     PerftTable::new(megabytes, keys).context("--hash")
 }
+
+/// Seconds as a person would say them: `40 s`, `12 min`, `3.5 h`, `9 days`,
+/// `2e9 years`.
+pub fn human_duration(seconds: f64) -> String {
+    const YEAR: f64 = 365.25 * 86400.0;
+    match seconds {
+        s if !s.is_finite() => "longer than anyone can wait".into(),
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 2.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
+        s if s < YEAR => format!("{:.0} days", s / 86400.0),
+        s if s < 1e4 * YEAR => format!("{:.0} years", s / YEAR),
+        s => format!("{:.1e} years", s / YEAR),
+    }
+}
+
+/// Warns on stderr when counting `depth` plies below `board` looks like
+/// more than an hour's work; returns whether it warned.
+pub fn warn_if_absurd(board: &Board, depth: u32, threads: usize, hashed: bool) -> bool {
+    if depth < 8 {
+        return false;
+    }
+    let (nodes, counted, seconds) = perft::perft::estimate_nodes(board, depth);
+    // The estimate's own counts run on one thread; assume the others help
+    // fully (optimistic) and ignore the table (pessimistic).
+    let speed = counted as f64 / seconds.max(1e-6) * threads.max(1) as f64;
+    let eta = nodes / speed;
+    if eta < 3600.0 {
+        return false;
+    }
+    eprintln!(
+        "warning: perft {depth} here is about {nodes:.1e} nodes: at {:.0} Mnps about {} without a hash table{}. \
+         It runs anyway: Ctrl-C stops it cleanly, and --checkpoint FILE lets a later run resume.",
+        speed / 1e6,
+        human_duration(eta),
+        if hashed { " (the table often makes it 5-10x less)" } else { "; --hash helps" },
+    );
+    true
+}

@@ -97,6 +97,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
         bail!("--checkpoint and --resume need a depth of at least 2");
     }
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
+    output::warn_if_absurd(&board, depth, threads, args.hash.is_some());
     if args.stats {
         return run_stats(&args, &board, threads, target, &mut out);
     }

@@ -148,7 +148,14 @@ pub fn uci() -> Result<u8> {
                 }
             }
             Some("go") => match (words.get(1), words.get(2).and_then(|d| d.parse::<u32>().ok())) {
-                (Some(&"perft"), Some(depth)) => engine.perft(depth, &mut out)?,
+                (Some(&"perft"), Some(depth)) if depth <= perft::perft::MAX_DEPTH => {
+                    engine.perft(depth, &mut out)?
+                }
+                (Some(&"perft"), Some(depth)) => writeln!(
+                    out,
+                    "info string depth {depth} is beyond the {} plies supported",
+                    perft::perft::MAX_DEPTH
+                )?,
                 _ => writeln!(out, "info string only `go perft N` is supported")?,
             },
             Some("d") => {

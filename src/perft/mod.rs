@@ -14,6 +14,39 @@ use crate::board::Board;
 use crate::movegen::MoveList;
 use crate::types::Move;
 
+/// The deepest count accepted anywhere (suites, the command line, UCI):
+/// far beyond anything that can finish, and shallow enough that the
+/// recursion always fits the stack.
+pub const MAX_DEPTH: u32 = 64;
+
+/// A rough estimate of perft(`depth`) without hashing, and the seconds
+/// one thread took to make it: counts depth 1, 2, ... until a count
+/// reaches a million nodes, then extrapolates with the average growth of
+/// the last two plies (which smooths the odd/even swing of check-heavy
+/// positions). Exact when `depth` itself is reached.
+pub fn estimate_nodes(board: &Board, depth: u32) -> (f64, u64, f64) {
+    let start = std::time::Instant::now();
+    let mut board = board.fork();
+    let mut counts = vec![1u64];
+    let mut k = 0;
+    while k < depth && counts[k as usize] < 1_000_000 {
+        k += 1;
+        counts.push(perft(&mut board, k, Mode::Bulk));
+    }
+    let counted: u64 = counts.iter().sum();
+    let seconds = start.elapsed().as_secs_f64();
+    let last = counts[k as usize] as f64;
+    if k == depth || last == 0.0 {
+        return (last, counted, seconds);
+    }
+    let growth = if k >= 2 {
+        (last / counts[k as usize - 2].max(1) as f64).sqrt()
+    } else {
+        last / counts[k as usize - 1].max(1) as f64
+    };
+    (last * growth.powi((depth - k) as i32), counted, seconds)
+}
+
 /// How leaves are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Mode {

@@ -225,6 +225,8 @@ pub fn with_threads<T: Send>(
     threads: usize,
     f: impl FnOnce() -> T + Send,
 ) -> Result<T, rayon::ThreadPoolBuildError> {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build()?;
+    // 16 MiB of stack (reserved, touched only as used): a count to
+    // `MAX_DEPTH` nests one parallel level per ply.
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).stack_size(16 << 20).build()?;
     Ok(pool.install(f))
 }
