@@ -170,16 +170,8 @@ fn disputed_values_match_shakmaty() {
             })
             .collect();
         for rows in below {
-            for (total, row) in theirs[1..].iter_mut().zip(rows) {
-                total.nodes += row.nodes;
-                total.captures += row.captures;
-                total.en_passant += row.en_passant;
-                total.castles += row.castles;
-                total.promotions += row.promotions;
-                total.checks += row.checks;
-                total.discovered_checks += row.discovered_checks;
-                total.double_checks += row.double_checks;
-                total.checkmates += row.checkmates;
+            for (total, row) in theirs[1..].iter_mut().zip(&rows) {
+                total.add(row);
             }
         }
         eprintln!("{fen} depth {depth}: {:?}", theirs.last().unwrap());

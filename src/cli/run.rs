@@ -205,24 +205,11 @@ pub fn run(args: RunArgs) -> Result<u8> {
 
     if let Some(target) = target {
         let report = RunReport {
-            kind: "run".into(),
-            tool: ToolInfo::current(),
-            machine: MachineInfo::detect(),
-            timestamp: perft::report::timestamp(),
-            fen: board.fen(),
-            start_fen: (!args.position.moves.is_empty())
-                .then(|| args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string())),
-            moves: args.position.moves.clone(),
-            chess960: board.is_chess960(),
-            depth,
             mode: mode.name().to_string(),
-            threads,
-            nodes,
-            seconds,
             nodes_per_second: if seconds > 0.0 { (nodes - resumed) as f64 / seconds } else { 0.0 },
             divide: divide.iter().map(|&(mv, n)| DivideEntry { mv: board.uci(mv), nodes: n }).collect(),
             hash,
-            stats: Vec::new(),
+            ..report_of(&args, &board, threads, nodes, seconds)
         };
         if let Some(path) = target.write(&report)? {
             if !args.quiet {
@@ -298,24 +285,10 @@ fn run_stats(
     out.flush()?;
     if let Some(target) = target {
         let report = RunReport {
-            kind: "run".into(),
-            tool: ToolInfo::current(),
-            machine: MachineInfo::detect(),
-            timestamp: perft::report::timestamp(),
-            fen: board.fen(),
-            start_fen: (!args.position.moves.is_empty())
-                .then(|| args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string())),
-            moves: args.position.moves.clone(),
-            chess960: board.is_chess960(),
-            depth,
             mode: "stats".into(),
-            threads,
-            nodes,
-            seconds,
             nodes_per_second: if seconds > 0.0 { made as f64 / seconds } else { 0.0 },
-            divide: Vec::new(),
-            hash: None,
             stats,
+            ..report_of(args, board, threads, nodes, seconds)
         };
         if let Some(path) = target.write(&report)? {
             if !args.quiet {
@@ -324,4 +297,29 @@ fn run_stats(
         }
     }
     Ok(EXIT_OK)
+}
+
+/// A run report with the facts every run has; the caller fills in the mode,
+/// speed, divide, hash and statistics.
+fn report_of(args: &RunArgs, board: &Board, threads: usize, nodes: u64, seconds: f64) -> RunReport {
+    RunReport {
+        kind: "run".into(),
+        tool: ToolInfo::current(),
+        machine: MachineInfo::detect(),
+        timestamp: perft::report::timestamp(),
+        fen: board.fen(),
+        start_fen: (!args.position.moves.is_empty())
+            .then(|| args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string())),
+        moves: args.position.moves.clone(),
+        chess960: board.is_chess960(),
+        depth: args.depth,
+        mode: String::new(),
+        threads,
+        nodes,
+        seconds,
+        nodes_per_second: 0.0,
+        divide: Vec::new(),
+        hash: None,
+        stats: Vec::new(),
+    }
 }

@@ -53,7 +53,8 @@ pub struct DepthStats {
 }
 
 impl DepthStats {
-    fn add(&mut self, other: &DepthStats) {
+    /// Adds `other`'s counts to these (the depth stays).
+    pub fn add(&mut self, other: &DepthStats) {
         self.nodes += other.nodes;
         self.captures += other.captures;
         self.en_passant += other.en_passant;
