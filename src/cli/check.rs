@@ -377,6 +377,10 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
         })
     })?;
     let mut out = std::io::stdout().lock();
+    if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+        writeln!(out, "interrupted; what the bisection found so far is printed above")?;
+        return Ok(EXIT_INTERRUPTED);
+    }
     match result {
         Ok(bisection) => {
             writeln!(out, "found:")?;
