@@ -1,11 +1,12 @@
 //! Random playouts from every bundled suite position, checked against the
 //! `shakmaty` crate move for move, and against our own invariants: unmake
-//! restores the exact board, the incremental key equals the recomputed one,
+//! restores the exact board, the incremental key equals the recomputed one
+//! and the key predicted by `key_after` in both key sets,
 //! FEN round-trips, and counting agrees with listing.
 
 use std::path::PathBuf;
 
-use perft::board::{Board, CastlingMode, FenOptions};
+use perft::board::{zobrist, Board, CastlingMode, FenOptions};
 use perft::suite::parse_suite;
 use perft::Move;
 use rayon::prelude::*;
@@ -126,6 +127,21 @@ fn playout(fen: &str, seed: u64, plies: usize) -> Result<Tally, String> {
         }
 
         let moves = board.legal_moves();
+        // The key after each move, computed without making it, in both key
+        // sets, equals the key once it is made.
+        let secondary = board.key_with(&zobrist::SECONDARY);
+        for &mv in &moves {
+            let (primary_after, secondary_after) =
+                (board.key_after(mv), board.key_after_with(mv, &zobrist::SECONDARY, secondary));
+            board.make(mv);
+            let ok = primary_after.is_none_or(|k| k == board.key())
+                && secondary_after.is_none_or(|k| k == board.key_with(&zobrist::SECONDARY))
+                && primary_after.is_some() == secondary_after.is_some();
+            board.unmake();
+            if !ok {
+                return Err(format!("{}: key_after({mv}) differs from the key after make", context()));
+            }
+        }
         if moves.is_empty() {
             break;
         }

@@ -1,8 +1,9 @@
 //! `make` and `unmake`.
 
-use super::{king_destination, rook_destination, zobrist, Board, HistoryEntry};
+use super::zobrist::{self, ZobristKeys};
+use super::{king_destination, rook_destination, Board, HistoryEntry};
 use crate::attacks::pawn_attacks;
-use crate::types::{CastlingSide, Move, MoveKind, Piece, PieceKind, Square};
+use crate::types::{Move, MoveKind, Piece, PieceKind, Square};
 
 impl Board {
     /// Plays `mv`, which must be legal in this position (as produced by this
@@ -60,7 +61,7 @@ impl Board {
                 captured = Some(victim);
             }
             MoveKind::Castle => {
-                let side = if to > from { CastlingSide::King } else { CastlingSide::Queen };
+                let side = mv.castling_side();
                 let king_to = king_destination(us, side);
                 let rook_to = rook_destination(us, side);
                 let rook = Piece::new(us, PieceKind::Rook);
@@ -122,12 +123,18 @@ impl Board {
     /// where only making the move tells whether en passant is then legal.
     #[inline]
     pub fn key_after(&self, mv: Move) -> Option<u64> {
-        let keys = &zobrist::PRIMARY;
+        self.key_after_with(mv, &zobrist::PRIMARY, self.state.key)
+    }
+
+    /// [`Board::key_after`] in another key set, given this position's key
+    /// in that set (`key_with(keys)`, computed once for all its moves).
+    #[inline]
+    pub fn key_after_with(&self, mv: Move, keys: &ZobristKeys, key: u64) -> Option<u64> {
         let us = self.side_to_move;
         let from = mv.from();
         let to = mv.to();
         let piece = self.mailbox[from as usize]?;
-        let mut key = self.state.key ^ keys.side_flip();
+        let mut key = key ^ keys.side_flip();
         if let Some(ep) = self.state.en_passant {
             key ^= keys.en_passant(ep.file());
         }
@@ -150,7 +157,7 @@ impl Board {
                 key ^= keys.piece(victim, to.xor(8)) ^ keys.piece(piece, from) ^ keys.piece(piece, to);
             }
             MoveKind::Castle => {
-                let side = if to > from { CastlingSide::King } else { CastlingSide::Queen };
+                let side = mv.castling_side();
                 let rook = Piece::new(us, PieceKind::Rook);
                 key ^= keys.piece(piece, from)
                     ^ keys.piece(piece, king_destination(us, side))
@@ -199,7 +206,7 @@ impl Board {
                 self.put_piece(Piece::new(!us, PieceKind::Pawn), to.xor(8));
             }
             MoveKind::Castle => {
-                let side = if to > from { CastlingSide::King } else { CastlingSide::Queen };
+                let side = mv.castling_side();
                 let king = Piece::new(us, PieceKind::King);
                 let rook = Piece::new(us, PieceKind::Rook);
                 self.remove_piece(king, king_destination(us, side));

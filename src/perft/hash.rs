@@ -61,6 +61,13 @@ impl KeySet {
         }
     }
 
+    /// The key in this set after `mv`, given the position's `key` in this
+    /// set, without making the move (see [`Board::key_after`]).
+    #[inline]
+    pub fn key_after(self, board: &Board, mv: crate::types::Move, key: u64) -> Option<u64> {
+        board.key_after_with(mv, self.keys(), key)
+    }
+
     fn keys(self) -> &'static ZobristKeys {
         match self {
             KeySet::Primary => &zobrist::PRIMARY,

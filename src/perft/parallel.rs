@@ -9,12 +9,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
 use super::hash::PerftTable;
 use super::{perft, Mode};
 use crate::board::Board;
-use crate::movegen::MoveList;
+use crate::movegen::{MoveList, MAX_LEGAL_MOVES};
 use crate::types::Move;
 
 /// Subtrees with at most this many plies left run serially in one task.
@@ -42,109 +43,97 @@ impl<'a> Search<'a> {
     }
 }
 
-fn leaf_count(board: &mut Board, mode: Mode) -> u64 {
-    match mode {
-        Mode::Bulk => board.count_legal_moves(),
-        Mode::Full => perft(board, 1, Mode::Full),
-    }
-}
-
 /// Serial hashed perft of a node already known to be missing from the
-/// table. All children are looked up first, in one pass over keys computed
-/// without making the moves, so their cache misses overlap; only the
-/// children not found are searched (and stored). `counters` gathers
-/// (probes, hits).
-fn hashed(board: &mut Board, depth: u32, mode: Mode, table: &PerftTable, counters: &mut (u64, u64)) -> u64 {
-    match depth {
-        0 => return 1,
-        1 => return leaf_count(board, mode),
-        _ => {}
+/// table; `key` is its key in the table's key set. All children are looked
+/// up first, in one pass over keys computed without making the moves, so
+/// their cache misses overlap; only the children not found are searched
+/// (and stored). `counters` gathers (probes, hits).
+fn hashed(
+    board: &mut Board,
+    key: u64,
+    depth: u32,
+    mode: Mode,
+    table: &PerftTable,
+    counters: &mut (u64, u64),
+) -> u64 {
+    if depth <= 2 {
+        // Children at one ply are counted, not stored: a probe costs more.
+        return perft(board, depth, mode);
     }
+    let keys = table.keys();
     let mut moves = MoveList::new();
     board.generate_moves(&mut moves);
-    if depth == 2 {
-        let mut nodes = 0;
-        for &mv in &moves {
+    let mut child_keys: ArrayVec<u64, MAX_LEGAL_MOVES> = ArrayVec::new();
+    for &mv in &moves {
+        let child_key = keys.key_after(board, mv, key).unwrap_or_else(|| {
             board.make(mv);
-            nodes += leaf_count(board, mode);
+            let child_key = keys.key(board);
             board.unmake();
-        }
-        return nodes;
+            child_key
+        });
+        table.prefetch(child_key);
+        child_keys.push(child_key);
     }
     let child_depth = depth - 1;
-    let primary = table.keys() == super::hash::KeySet::Primary;
-    let mut keys = [0u64; crate::movegen::MAX_LEGAL_MOVES];
-    let mut found = [false; crate::movegen::MAX_LEGAL_MOVES];
+    let found: ArrayVec<Option<u64>, MAX_LEGAL_MOVES> =
+        child_keys.iter().map(|&child_key| table.probe(child_key, child_depth)).collect();
+    counters.0 += moves.len() as u64;
     let mut nodes = 0;
-    for (i, &mv) in moves.iter().enumerate() {
-        let key = match board.key_after(mv).filter(|_| primary) {
-            Some(key) => key,
+    for ((&mv, &child_key), found) in moves.iter().zip(&child_keys).zip(found) {
+        let n = match found {
+            Some(n) => {
+                counters.1 += 1;
+                n
+            }
             None => {
                 board.make(mv);
-                let key = table.keys().key(board);
+                let n = hashed(board, child_key, child_depth, mode, table, counters);
                 board.unmake();
-                key
+                table.store(child_key, child_depth, n);
+                n
             }
         };
-        keys[i] = key;
-        table.prefetch(key);
-    }
-    for i in 0..moves.len() {
-        if let Some(n) = table.probe(keys[i], child_depth) {
-            nodes += n;
-            found[i] = true;
-        }
-    }
-    counters.0 += moves.len() as u64;
-    for (i, &mv) in moves.iter().enumerate() {
-        if found[i] {
-            counters.1 += 1;
-            continue;
-        }
-        board.make(mv);
-        let n = hashed(board, child_depth, mode, table, counters);
-        board.unmake();
-        table.store(keys[i], child_depth, n);
         nodes += n;
     }
     nodes
 }
 
-/// One task's serial count.
-fn serial(board: &Board, depth: u32, search: &Search) -> Option<u64> {
+/// One task's serial count, on the task's own board.
+fn serial(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
     if search.stopped() {
         return None;
     }
-    let mut board = board.fork();
-    Some(match search.table {
-        None => perft(&mut board, depth, search.mode),
-        Some(table) => {
-            let mut counters = (0, 0);
-            let key = table.keys().key(&board);
-            counters.0 += 1;
-            let nodes = match table.probe(key, depth) {
-                Some(nodes) => {
-                    counters.1 += 1;
-                    nodes
-                }
-                None => {
-                    let nodes = hashed(&mut board, depth, search.mode, table, &mut counters);
-                    table.store(key, depth, nodes);
-                    nodes
-                }
-            };
-            table.record(counters.0, counters.1);
+    let Some(table) = search.table else { return Some(perft(board, depth, search.mode)) };
+    let key = table.keys().key(board);
+    let mut counters = (1, 0);
+    let nodes = match table.probe(key, depth) {
+        Some(nodes) => {
+            counters.1 += 1;
             nodes
         }
-    })
+        None => {
+            let nodes = hashed(board, key, depth, search.mode, table, &mut counters);
+            table.store(key, depth, nodes);
+            nodes
+        }
+    };
+    table.record(counters.0, counters.1);
+    Some(nodes)
 }
 
 /// Perft of `board` to `depth` on the current rayon pool, or `None` if
 /// `search.stop` was raised before it finished.
 pub fn count(board: &Board, depth: u32, search: &Search) -> Option<u64> {
+    count_owned(&mut board.fork(), depth, search)
+}
+
+/// [`count`] on a board the caller gives up (each task owns its board, so
+/// a serial task needs no copy of its own).
+fn count_owned(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
     if depth <= SERIAL_DEPTH {
         return serial(board, depth, search);
     }
+    let board: &Board = board;
     if search.stopped() {
         return None;
     }
@@ -162,7 +151,7 @@ pub fn count(board: &Board, depth: u32, search: &Search) -> Option<u64> {
         .map(|&mv| {
             let mut child = board.fork();
             child.make(mv);
-            count(&child, depth - 1, search)
+            count_owned(&mut child, depth - 1, search)
         })
         .try_fold(|| 0u64, |sum, n| n.map(|n| sum + n))
         .try_reduce(|| 0, |a, b| Some(a + b))?;
@@ -193,7 +182,7 @@ pub fn divide_with(
         .map(|&mv| {
             let mut child = board.fork();
             child.make(mv);
-            let nodes = count(&child, depth.saturating_sub(1), search);
+            let nodes = count_owned(&mut child, depth.saturating_sub(1), search);
             if let Some(nodes) = nodes {
                 done(mv, nodes);
             }

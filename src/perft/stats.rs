@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::SERIAL_DEPTH;
 use crate::board::Board;
 use crate::movegen::MoveList;
-use crate::types::{File, Move, Square};
+use crate::types::Move;
 
 /// The statistics of the nodes at one depth.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,17 +81,6 @@ pub fn perft_stats(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Opti
     Some(table)
 }
 
-/// The square of the piece that gave a direct check, if `mv` gave one:
-/// where the moved piece ended (for castling, the rook).
-fn moved_piece_square(mv: Move) -> Square {
-    if mv.is_castle() {
-        let file = if (mv.to() as u8) > (mv.from() as u8) { File::F } else { File::D };
-        Square::new(file, mv.from().rank())
-    } else {
-        mv.to()
-    }
-}
-
 /// Makes `mv`, records what the new node is in `row`, and leaves the move
 /// made.
 #[inline]
@@ -112,7 +101,7 @@ fn make_and_classify(board: &mut Board, mv: Move, row: &mut DepthStats) {
     let checkers = board.checkers();
     if !checkers.is_empty() {
         row.checks += 1;
-        if (checkers & moved_piece_square(mv).bitboard()).is_empty() {
+        if (checkers & mv.piece_destination().bitboard()).is_empty() {
             row.discovered_checks += 1;
         }
         if checkers.more_than_one() {

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::types::{File, PieceKind, Square};
+use crate::types::{CastlingSide, File, PieceKind, Square};
 
 /// What kind of move a [`Move`] is, stored in its top four bits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -116,11 +116,39 @@ impl Move {
         matches!(self.kind(), MoveKind::EnPassant)
     }
 
+    /// For castling (king takes rook): the side, from where the rook stands
+    /// relative to the king. Meaningless for other moves.
+    #[inline(always)]
+    pub const fn castling_side(self) -> CastlingSide {
+        if (self.to() as u8) > (self.from() as u8) {
+            CastlingSide::King
+        } else {
+            CastlingSide::Queen
+        }
+    }
+
     /// The square the king ends on; differs from [`Move::to`] only for
     /// castling.
     pub const fn king_destination(self) -> Square {
         if self.is_castle() {
-            let file = if (self.to() as u8) > (self.from() as u8) { File::G } else { File::C };
+            let file = match self.castling_side() {
+                CastlingSide::King => File::G,
+                CastlingSide::Queen => File::C,
+            };
+            Square::new(file, self.from().rank())
+        } else {
+            self.to()
+        }
+    }
+
+    /// The square the moved piece ends on: the rook's for castling (the
+    /// piece that can give check), otherwise [`Move::to`].
+    pub const fn piece_destination(self) -> Square {
+        if self.is_castle() {
+            let file = match self.castling_side() {
+                CastlingSide::King => File::F,
+                CastlingSide::Queen => File::D,
+            };
             Square::new(file, self.from().rank())
         } else {
             self.to()
