@@ -107,10 +107,7 @@ fn main() {
                     }
                     _ => (STARTPOS_FEN.to_string(), &words[2.min(words.len())..]),
                 };
-                let options = FenOptions {
-                    castling: if chess960 { CastlingMode::Chess960 } else { CastlingMode::Detect },
-                    relaxed: true,
-                };
+                let options = FenOptions { castling: CastlingMode::from_chess960(chess960), relaxed: true };
                 board = Board::from_fen_with(&fen, options).expect("valid FEN");
                 for mv in rest.iter().skip(1) {
                     board.play_uci(mv).expect("legal move");

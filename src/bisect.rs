@@ -210,7 +210,10 @@ fn position(start: &EnginePosition, path: &[String]) -> EnginePosition {
 }
 
 /// Our divide keyed by this board's UCI notation.
-fn our_divide(board: &Board, depth: u32) -> BTreeMap<String, (Move, u64)> {
+/// Our count per move, by its UCI text.
+type OurDivide = BTreeMap<String, (Move, u64)>;
+
+fn our_divide(board: &Board, depth: u32) -> OurDivide {
     divide_parallel(board, depth, Mode::Bulk, &|_, _| {})
         .into_iter()
         .map(|(mv, nodes)| (board.uci(mv), (mv, nodes)))
@@ -266,9 +269,9 @@ pub fn bisect(
     let mut path: Vec<String> = Vec::new();
     let mut steps: Vec<BisectStep> = Vec::new();
     let mut depth = depth.max(1);
-    // The engine's answer for the next node, when the look-ahead already
-    // asked for it.
-    let mut known: Option<crate::engine::EngineRun> = None;
+    // The engine's answer for the next node, and our divide there, when
+    // the look-ahead already has them.
+    let mut known: Option<(crate::engine::EngineRun, Option<OurDivide>)> = None;
     let found = |node: &Board,
                  path: Vec<String>,
                  depth,
@@ -290,12 +293,12 @@ pub fn bisect(
         }
     };
     loop {
-        let ours = our_divide(&node, depth);
-        let our_total: u64 = ours.values().map(|&(_, n)| n).sum();
-        let run = match known.take() {
-            Some(run) => run,
-            None => engine.perft(&position(start, &path), depth, timeout)?,
+        let (run, ours) = match known.take() {
+            Some((run, ours)) => (run, ours),
+            None => (engine.perft(&position(start, &path), depth, timeout)?, None),
         };
+        let ours = ours.unwrap_or_else(|| our_divide(&node, depth));
+        let our_total: u64 = ours.values().map(|&(_, n)| n).sum();
         let mut step = BisectStep {
             path: path.clone(),
             fen: node.fen(),
@@ -341,12 +344,13 @@ pub fn bisect(
                     let mut child_path = path.clone();
                     child_path.push(text.clone());
                     let child_run = engine.perft(&position(start, &child_path), depth - 1, timeout)?;
+                    let child_ours = our_divide(&child, depth - 1);
                     let differs = engine_divide(&child, &child_run).is_some_and(|theirs| {
-                        let (missing, extra) = set_difference(&our_divide(&child, depth - 1), &theirs);
+                        let (missing, extra) = set_difference(&child_ours, &theirs);
                         !missing.is_empty() || !extra.is_empty()
                     });
                     if differs || chosen.is_none() {
-                        chosen = Some((text.clone(), mv, child_run));
+                        chosen = Some((text.clone(), mv, child_run, child_ours));
                     }
                     if differs {
                         break;
@@ -354,8 +358,8 @@ pub fn bisect(
                 }
             }
             match chosen {
-                Some((text, mv, child_run)) => {
-                    known = Some(child_run);
+                Some((text, mv, child_run, child_ours)) => {
+                    known = Some((child_run, Some(child_ours)));
                     Some((text, mv))
                 }
                 None => differing.first().map(|&(text, mv, _)| (text.clone(), mv)),
@@ -371,7 +375,7 @@ pub fn bisect(
                     child_path.push(text.clone());
                     let child = engine.perft(&position(start, &child_path), depth - 1, timeout)?;
                     if child.nodes != nodes {
-                        known = Some(child);
+                        known = Some((child, None));
                         chosen = Some((text.clone(), mv));
                         break;
                     }

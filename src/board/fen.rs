@@ -21,6 +21,18 @@ pub enum CastlingMode {
     Detect,
 }
 
+impl CastlingMode {
+    /// `Chess960` when forced, `Detect` otherwise: how a `--chess960` or
+    /// `UCI_Chess960` switch reads positions.
+    pub const fn from_chess960(chess960: bool) -> Self {
+        if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Detect
+        }
+    }
+}
+
 /// How strictly a FEN is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct FenOptions {
@@ -108,11 +120,7 @@ impl From<PositionError> for FenError {
 
 impl FenError {
     fn field(field: FenField, value: &str, reason: impl Into<String>) -> Self {
-        let mut shown: String = value.chars().take(80).collect();
-        if shown.len() < value.len() {
-            shown.push('…');
-        }
-        FenError::Field { field, value: shown, reason: reason.into() }
+        FenError::Field { field, value: truncate_chars(value, 80), reason: reason.into() }
     }
 
     /// The field at fault, for syntax errors.
@@ -155,9 +163,7 @@ impl Setup {
         let fullmove = fields.next();
         let rest: Vec<&str> = fields.collect();
         if !rest.is_empty() {
-            // At most 80 characters (not bytes: the text may be any UTF-8).
-            let text: String = rest.join(" ").chars().take(80).collect();
-            return Err(FenError::TrailingText(text));
+            return Err(FenError::TrailingText(truncate_chars(&rest.join(" "), 80)));
         }
 
         let placement = parse_placement(placement)?;
@@ -350,4 +356,14 @@ impl Board {
         fen.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
         fen
     }
+}
+
+/// At most `max` characters of `text` (characters, not bytes: the text may
+/// be any UTF-8), with `…` when something was cut.
+pub(crate) fn truncate_chars(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
 }

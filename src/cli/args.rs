@@ -47,6 +47,11 @@ Exit status:
   2  bad input or usage (unreadable file, malformed FEN or move, bad option)
   130  interrupted by Ctrl-C (what finished is printed and reported)";
 
+/// Depths from 0 to [`perft::perft::MAX_DEPTH`].
+fn depth_parser() -> clap::builder::RangedI64ValueParser<u32> {
+    clap::value_parser!(u32).range(..=i64::from(perft::perft::MAX_DEPTH))
+}
+
 /// Exact, fast perft: count legal move trees, check suites, compare engines.
 #[derive(Debug, Parser)]
 #[command(name = "perft", version, about, after_help = EXIT_STATUS, propagate_version = true)]
@@ -121,7 +126,7 @@ pub struct PositionArgs {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Plies to count (at most 64).
-    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(..=i64::from(perft::perft::MAX_DEPTH)))]
+    #[arg(value_name = "DEPTH", value_parser = depth_parser())]
     pub depth: u32,
     #[command(flatten)]
     pub position: PositionArgs,
@@ -302,7 +307,7 @@ pub struct CheckArgs {
     pub max_nodes: Option<u64>,
     /// Also check every position at depth D, with our count as the reference
     /// where the file has none.
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(..=i64::from(perft::perft::MAX_DEPTH)))]
+    #[arg(long, value_name = "D", value_parser = depth_parser())]
     pub depth: Option<u32>,
     /// Stop at the first wrong count.
     #[arg(long)]
@@ -341,7 +346,7 @@ pub struct DebugArgs {
     #[command(flatten)]
     pub position: PositionArgs,
     /// Plies to count.
-    #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(..=i64::from(perft::perft::MAX_DEPTH)))]
+    #[arg(long, short = 'd', value_name = "N", value_parser = depth_parser())]
     pub depth: u32,
     /// Seconds one engine call may take.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
@@ -357,7 +362,7 @@ pub struct DebugArgs {
 #[derive(Debug, Args)]
 pub struct PerftreeArgs {
     /// Plies to count.
-    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(..=i64::from(perft::perft::MAX_DEPTH)))]
+    #[arg(value_name = "DEPTH", value_parser = depth_parser())]
     pub depth: u32,
     /// The position.
     #[arg(value_name = "FEN")]

@@ -34,9 +34,7 @@ pub fn load_positions(path: Option<&Path>) -> Result<(Vec<BenchPosition>, String
 }
 
 pub fn bench(args: BenchArgs) -> Result<u8> {
-    if args.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+    output::threads(Some(args.threads))?;
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
@@ -136,9 +134,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
             total,
             interrupted,
         };
-        if let Some(path) = target.write(&report)? {
-            writeln!(out, "Report: {}", path.display())?;
-        }
+        target.write(&report, &mut out)?;
     }
     out.flush()?;
     Ok(if interrupted { EXIT_INTERRUPTED } else { code })

@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use perft::bisect::{bisect, BisectStep, Bisection};
 use perft::board::{Board, CastlingMode, FenOptions};
 use perft::engine::{Engine, EnginePosition, EngineSpec};
@@ -41,13 +41,6 @@ pub fn parse_engine(text: &str, total_regex: Option<&str>) -> Result<(String, En
         name
     };
     Ok((name, spec))
-}
-
-fn timeout(seconds: f64) -> Result<Duration> {
-    if !(seconds > 0.0 && seconds.is_finite()) {
-        bail!("--timeout must be a positive number of seconds");
-    }
-    Ok(Duration::from_secs_f64(seconds))
 }
 
 /// A shell command that reproduces a fault: `perft debug` on the faulty
@@ -96,13 +89,10 @@ struct Item {
 
 pub fn check(args: CheckArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
-    let timeout = timeout(args.timeout)?;
+    let timeout = output::timeout(args.timeout)?;
     let (name, spec) = parse_engine(&args.engine, args.total_regex.as_deref())?;
     let target = ReportTarget::resolve(args.json.as_deref(), "check", !args.no_json)?;
-    let options = FenOptions {
-        castling: if args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Detect },
-        relaxed: args.relaxed,
-    };
+    let options = FenOptions { castling: CastlingMode::from_chess960(args.chess960), relaxed: args.relaxed };
     let files: Vec<(String, Result<ParsedSuite, String>)> = if args.files.is_empty() {
         vec![(DEFAULT_SUITE_NAME.to_string(), Ok(parse_suite(DEFAULT_SUITE)))]
     } else {
@@ -162,7 +152,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
         errors.sort_by(|a, b| a.file.cmp(&b.file).then(a.line.cmp(&b.line)));
     }
 
-    let mut engine = spec.build(&name);
+    let mut engine = spec.build(&name, None);
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     writeln!(out, "checking {name} ({spec}) on {} counts of {positions} positions", items.len())?;
     let bar = output::progress_bar(
@@ -339,9 +329,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
             summary,
             interrupted,
         };
-        if let Some(path) = target.write(&report)? {
-            writeln!(out, "Report: {}", path.display())?;
-        }
+        target.write(&report, &mut out)?;
     }
     out.flush()?;
     Ok(if interrupted { EXIT_INTERRUPTED } else { code })
@@ -349,7 +337,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
 
 pub fn debug(args: DebugArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
-    let timeout = timeout(args.timeout)?;
+    let timeout = output::timeout(args.timeout)?;
     let (name, spec) = parse_engine(&args.engine, args.total_regex.as_deref())?;
     let board = output::position(&args.position)?;
     let fen = args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string());
@@ -360,7 +348,7 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
         moves: board.moves_played().map(|m| m.uci(board.is_chess960()).to_string()).collect(),
         chess960: board.is_chess960(),
     };
-    let mut engine: Box<dyn Engine> = spec.build(&name);
+    let mut engine: Box<dyn Engine> = spec.build(&name, None);
     println!("debugging {name} ({spec}) at depth {}: {}", args.depth, board.fen());
     // Steps are printed from a pool thread: no stdout lock may be held here.
     let result = with_threads(threads, || {

@@ -2,12 +2,11 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::compare::{run_compare, CompareEvent, Entrant};
-use perft::engine::{CommandEngine, EngineSpec, UciEngine};
+use perft::engine::{CommandEngine, EngineSpec};
 use perft::report::{ComparePosition, CompareReport, MachineInfo, ToolInfo};
 
 use super::args::CompareArgs;
@@ -34,15 +33,11 @@ fn ourselves(threads: usize) -> Result<Entrant> {
 }
 
 pub fn compare(args: CompareArgs) -> Result<u8> {
-    if args.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
+    output::threads(Some(args.threads))?;
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        bail!("--timeout must be a positive number of seconds");
-    }
+    let timeout = output::timeout(args.timeout)?;
     let mut patterns: BTreeMap<String, String> = BTreeMap::new();
     for item in &args.total_regex {
         let (name, regex) =
@@ -58,15 +53,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
             bail!("--engine {item:?}: the name {name:?} is empty or already taken (perft is this program)");
         }
         let spec = EngineSpec::parse(spec, patterns.get(name).map(String::as_str))?;
-        let engine: Box<dyn perft::engine::Engine> = match &spec {
-            EngineSpec::Uci { command } => {
-                let mut engine = UciEngine::new(name, command.clone());
-                engine.set_option("Threads", &args.threads.to_string());
-                Box::new(engine)
-            }
-            EngineSpec::Command { .. } => spec.build(name),
-        };
-        entrants.push(Entrant { engine, spec: spec.to_string() });
+        entrants.push(Entrant { engine: spec.build(name, Some(args.threads)), spec: spec.to_string() });
     }
     for name in patterns.keys() {
         if !names.contains(name) {
@@ -94,7 +81,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         &mut entrants,
         &positions,
         args.repeat,
-        Duration::from_secs_f64(args.timeout),
+        timeout,
         Some(&INTERRUPTED),
         &|event| match event {
             CompareEvent::Startup { engine, result } => match result {
@@ -190,9 +177,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
             results,
             interrupted,
         };
-        if let Some(path) = target.write(&report)? {
-            writeln!(out, "Report: {}", path.display())?;
-        }
+        target.write(&report, &mut out)?;
     }
     out.flush()?;
     Ok(if interrupted { EXIT_INTERRUPTED } else { code })

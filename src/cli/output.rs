@@ -22,13 +22,18 @@ pub fn threads(requested: Option<usize>) -> Result<usize> {
     }
 }
 
+/// `--timeout SECONDS` as a duration: positive and finite.
+pub fn timeout(seconds: f64) -> Result<std::time::Duration> {
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
+}
+
 /// The board described by `--fen`/`--startpos`, `--moves`, `--chess960`.
 pub fn position(args: &PositionArgs) -> Result<Board> {
     let fen = args.fen.as_deref().unwrap_or(STARTPOS_FEN);
-    let options = FenOptions {
-        castling: if args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Detect },
-        relaxed: args.relaxed,
-    };
+    let options = FenOptions { castling: CastlingMode::from_chess960(args.chess960), relaxed: args.relaxed };
     let mut board = Board::from_fen_with(fen, options).with_context(|| format!("bad --fen {fen:?}"))?;
     for (i, mv) in args.moves.iter().enumerate() {
         board.play_uci(mv).with_context(|| format!("bad --moves entry {} ({mv:?})", i + 1))?;
@@ -66,21 +71,21 @@ impl ReportTarget {
         matches!(target, Some(ReportTarget::Stdout))
     }
 
-    /// Writes `value`; returns the path written, if a file.
-    pub fn write(&self, value: &impl Serialize) -> Result<Option<PathBuf>> {
+    /// Writes `value`, and for a file says `Report: PATH` on `out`.
+    pub fn write(&self, value: &impl Serialize, out: &mut dyn Write) -> Result<()> {
         match self {
             ReportTarget::Stdout => {
-                let mut out = std::io::stdout().lock();
-                serde_json::to_writer_pretty(&mut out, value)?;
-                writeln!(out)?;
-                Ok(None)
+                let mut stdout = std::io::stdout().lock();
+                serde_json::to_writer_pretty(&mut stdout, value)?;
+                writeln!(stdout)?;
             }
             ReportTarget::File(path) => {
                 report::write_json_atomic(path, value)
                     .with_context(|| format!("cannot write the report to {}", path.display()))?;
-                Ok(Some(path.clone()))
+                writeln!(out, "Report: {}", path.display())?;
             }
         }
+        Ok(())
     }
 }
 

@@ -14,7 +14,7 @@ pub fn perftree(args: super::args::PerftreeArgs) -> Result<u8> {
     for mv in args.moves.iter().flat_map(|m| m.split_whitespace()) {
         board.play_uci(mv).with_context(|| format!("bad move {mv:?}"))?;
     }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = super::output::threads(None)?;
     let divide = if args.depth == 0 {
         Vec::new()
     } else {

@@ -211,11 +211,8 @@ pub fn run(args: RunArgs) -> Result<u8> {
             hash,
             ..report_of(&args, &board, threads, nodes, seconds)
         };
-        if let Some(path) = target.write(&report)? {
-            if !args.quiet {
-                writeln!(out, "Report: {}", path.display())?;
-            }
-        }
+        let mut sink = std::io::sink();
+        target.write(&report, if args.quiet { &mut sink } else { &mut out })?;
     }
     Ok(EXIT_OK)
 }
@@ -290,11 +287,8 @@ fn run_stats(
             stats,
             ..report_of(args, board, threads, nodes, seconds)
         };
-        if let Some(path) = target.write(&report)? {
-            if !args.quiet {
-                writeln!(out, "Report: {}", path.display())?;
-            }
-        }
+        let mut sink = std::io::sink();
+        target.write(&report, if args.quiet { &mut sink } else { out })?;
     }
     Ok(EXIT_OK)
 }

@@ -33,7 +33,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     };
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
     let options = SuiteOptions {
-        castling: if args.chess960 { CastlingMode::Chess960 } else { CastlingMode::Detect },
+        castling: CastlingMode::from_chess960(args.chess960),
         relaxed: args.relaxed,
         max_depth: args.max_depth,
         max_nodes: args.max_nodes,
@@ -193,9 +193,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
             hash,
             interrupted: outcome.interrupted,
         };
-        if let Some(path) = target.write(&report)? {
-            writeln!(out, "Report: {}", path.display())?;
-        }
+        target.write(&report, &mut out)?;
     }
     out.flush()?;
     Ok(if interrupted { EXIT_INTERRUPTED } else { code })

@@ -7,12 +7,11 @@ use anyhow::Result;
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
 use perft::perft::{divide_with, KeySet, Mode, PerftTable, Search};
 
-use super::EXIT_OK;
+use super::{output, EXIT_OK};
 
 struct Engine {
     board: Board,
     chess960: bool,
-    threads: usize,
     /// Size of the table `go perft` uses, in MiB (0: no table).
     hash_mb: u64,
     /// Allocated at the first `go perft` after the size is set, and kept
@@ -31,14 +30,8 @@ impl Engine {
             }
             _ => return Err("expected `position startpos` or `position fen FEN`".into()),
         };
-        let options = FenOptions {
-            castling: if self.chess960 { CastlingMode::Chess960 } else { CastlingMode::Detect },
-            relaxed: true,
-        };
+        let options = FenOptions { castling: CastlingMode::from_chess960(self.chess960), relaxed: true };
         let mut board = Board::from_fen_with(&fen, options).map_err(|e| format!("bad FEN: {e}"))?;
-        if self.chess960 {
-            board.set_chess960(true).map_err(|e| e.to_string())?;
-        }
         // Like Stockfish, play the moves up to the first one that is not
         // legal, and keep that position; then say what went wrong.
         let mut problem = None;
@@ -90,11 +83,10 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool> {
 }
 
 pub fn uci() -> Result<u8> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = output::threads(None)?;
     let mut engine = Engine {
         board: Board::startpos(),
         chess960: false,
-        threads,
         hash_mb: DEFAULT_HASH_MB,
         table: None,
         pool: pool(threads)?,
@@ -130,7 +122,6 @@ pub fn uci() -> Result<u8> {
                     }
                     "threads" => match value.parse::<usize>() {
                         Ok(n) if n >= 1 => {
-                            engine.threads = n;
                             engine.pool = pool(n)?;
                         }
                         _ => writeln!(out, "info string bad Threads value {value:?}")?,

@@ -30,10 +30,7 @@ impl CommandEngine {
         if position.moves.is_empty() || self.template.iter().any(|w| w.contains("{moves}")) {
             return Ok(position.fen.clone());
         }
-        let options = FenOptions {
-            castling: if position.chess960 { CastlingMode::Chess960 } else { CastlingMode::Detect },
-            relaxed: true,
-        };
+        let options = FenOptions { castling: CastlingMode::from_chess960(position.chess960), relaxed: true };
         let mut board =
             Board::from_fen_with(&position.fen, options).map_err(|e| EngineError::Io(e.to_string()))?;
         for mv in &position.moves {

@@ -189,10 +189,17 @@ impl EngineSpec {
         Ok(parsed)
     }
 
-    /// An engine for this spec.
-    pub fn build(&self, name: &str) -> Box<dyn Engine> {
+    /// An engine for this spec; with `threads`, a UCI engine is told to use
+    /// that many (its `Threads` option; command engines choose their own).
+    pub fn build(&self, name: &str, threads: Option<usize>) -> Box<dyn Engine> {
         match self {
-            EngineSpec::Uci { command } => Box::new(UciEngine::new(name, command.clone())),
+            EngineSpec::Uci { command } => {
+                let mut engine = UciEngine::new(name, command.clone());
+                if let Some(threads) = threads {
+                    engine.set_option("Threads", &threads.to_string());
+                }
+                Box::new(engine)
+            }
             EngineSpec::Command { template, total } => {
                 Box::new(CommandEngine::new(name, template.clone(), total.clone()))
             }

@@ -3,8 +3,10 @@
 
 use std::fmt;
 
+use crate::board::truncate_chars;
+
 /// Deepest depth a suite line may ask for.
-pub const MAX_SUITE_DEPTH: u32 = 64;
+pub const MAX_SUITE_DEPTH: u32 = crate::perft::MAX_DEPTH;
 /// Longest line accepted, in bytes.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
 
@@ -162,7 +164,7 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
     if tokens.len() < 4 {
         return Err(format!(
             "expected a FEN of at least 4 fields before the first ';', found {:?}",
-            truncate(head, 60)
+            truncate_chars(head, 60)
         ));
     }
     // Up to two move counters may follow the four EPD fields; anything after
@@ -185,28 +187,20 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
         {
             let (depth, count) = depth_text
                 .split_once(char::is_whitespace)
-                .ok_or_else(|| format!("operation {:?} has no node count", truncate(op, 40)))?;
+                .ok_or_else(|| format!("operation {:?} has no node count", truncate_chars(op, 40)))?;
             let count = count.trim();
             if count.contains(char::is_whitespace) {
-                return Err(format!("operation {:?}: expected \"D<depth> <nodes>\"", truncate(op, 40)));
+                return Err(format!("operation {:?}: expected \"D<depth> <nodes>\"", truncate_chars(op, 40)));
             }
             add_count(&mut counts, parse_depth(depth)?, parse_count(count)?)?;
         } else if op == "D" || (op.starts_with('D') && op[1..].starts_with(char::is_whitespace)) {
-            return Err(format!("operation {:?} has no depth after 'D'", truncate(op, 40)));
+            return Err(format!("operation {:?} has no depth after 'D'", truncate_chars(op, 40)));
         } else if let Some(name) = op.strip_prefix("id ") {
             id = Some(name.trim().trim_matches('"').to_string());
         }
         // Other EPD operations (bm, c0, ...) are not about perft; ignore them.
     }
     Ok((fen, id, counts))
-}
-
-fn truncate(text: &str, max: usize) -> String {
-    let mut out: String = text.chars().take(max).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]

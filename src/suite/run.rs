@@ -30,8 +30,9 @@ pub fn load_suite_file(path: &Path) -> Result<ParsedSuite, String> {
     Ok(parse_suite(&bytes))
 }
 
-/// How a suite is run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a suite is run (by default: detected castling, strict, no limits,
+/// bulk counting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct SuiteOptions {
     /// Castling notation of the positions (detected by default).
     pub castling: CastlingMode,
@@ -45,19 +46,6 @@ pub struct SuiteOptions {
     pub fail_fast: bool,
     /// Bulk or full counting.
     pub mode: Mode,
-}
-
-impl Default for SuiteOptions {
-    fn default() -> Self {
-        SuiteOptions {
-            castling: CastlingMode::Detect,
-            relaxed: false,
-            max_depth: None,
-            max_nodes: None,
-            fail_fast: false,
-            mode: Mode::Bulk,
-        }
-    }
 }
 
 /// A suite file to run, by the name reports use for it.
@@ -212,11 +200,6 @@ impl SuitePlan {
     /// Sum of the expected counts of the checks that will run.
     pub fn expected_nodes(&self) -> u64 {
         self.checks.iter().map(|c| c.expected).sum()
-    }
-
-    /// Errors found while reading.
-    pub fn errors(&self) -> &[SuiteError] {
-        &self.errors
     }
 
     /// Runs every check on the current rayon pool, largest first, each

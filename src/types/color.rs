@@ -168,12 +168,6 @@ impl Piece {
         unsafe { core::mem::transmute(self as u8 >> 3) }
     }
 
-    /// Index `0..12` in [`Piece::ALL`] order.
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self.color() as usize * 6 + self.kind() as usize
-    }
-
     /// The FEN letter: upper case for White.
     pub const fn to_char(self) -> char {
         let c = self.kind().to_char();
