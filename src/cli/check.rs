@@ -7,17 +7,17 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use perft::bisect::{bisect, BisectStep, Bisection};
-use perft::board::{Board, CastlingMode, FenOptions};
+use perft::board::CastlingMode;
 use perft::engine::{Engine, EnginePosition, EngineSpec};
 use perft::perft::{perft_parallel, with_threads, Mode};
 use perft::report::{
-    CheckReport, CheckResult, CheckSummary, CheckedEngine, MachineInfo, SuiteError, SuiteSettings, ToolInfo,
+    CheckReport, CheckResult, CheckSummary, CheckedEngine, MachineInfo, SuiteSettings, ToolInfo,
 };
-use perft::suite::{load_suite_file, parse_suite, ParsedSuite};
+use perft::suite::{SuiteOptions, SuitePlan};
 
 use super::args::{CheckArgs, DebugArgs};
 use super::output::{self, ReportTarget};
-use super::suite::{DEFAULT_SUITE, DEFAULT_SUITE_NAME};
+use super::suite::suite_files;
 use super::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
 
 /// `[NAME=]SPEC` into a name and a spec; without a name, the program's file
@@ -77,80 +77,26 @@ fn describe(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<()> {
     writeln!(out, "  exercises: {}", if tags.is_empty() { "nothing special".into() } else { tags.join(", ") })
 }
 
-struct Item {
-    file: String,
-    line: usize,
-    id: Option<String>,
-    fen: String,
-    board: Board,
-    depth: u32,
-    expected: Option<u64>,
-}
-
 pub fn check(args: CheckArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
     let timeout = output::timeout(args.timeout)?;
     let (name, spec) = parse_engine(&args.engine, args.total_regex.as_deref())?;
     let target = ReportTarget::resolve(args.json.as_deref(), "check", !args.no_json)?;
-    let options = FenOptions { castling: CastlingMode::from_chess960(args.chess960), relaxed: args.relaxed };
-    let files: Vec<(String, Result<ParsedSuite, String>)> = if args.files.is_empty() {
-        vec![(DEFAULT_SUITE_NAME.to_string(), Ok(parse_suite(DEFAULT_SUITE)))]
-    } else {
-        args.files.iter().map(|p| (p.display().to_string(), load_suite_file(p))).collect()
-    };
-    let mut errors = Vec::new();
-    let mut items = Vec::new();
-    let mut positions = 0;
-    let mut skipped = 0;
-    for (file, content) in files {
-        let parsed = match content {
-            Ok(parsed) => parsed,
-            Err(message) => {
-                errors.push(SuiteError { file, line: 0, message });
-                continue;
-            }
-        };
-        errors.extend(parsed.errors.iter().map(|e| SuiteError {
-            file: file.clone(),
-            line: e.line,
-            message: e.message.clone(),
-        }));
-        for entry in parsed.entries {
-            let board = match Board::from_fen_with(&entry.fen, options) {
-                Ok(board) => board,
-                Err(e) => {
-                    errors.push(SuiteError { file: file.clone(), line: entry.line, message: e.to_string() });
-                    continue;
-                }
-            };
-            positions += 1;
-            let mut counts: Vec<(u32, Option<u64>)> =
-                entry.counts.iter().map(|&(d, n)| (d, Some(n))).collect();
-            if let Some(depth) = args.depth {
-                if !counts.iter().any(|&(d, _)| d == depth) {
-                    counts.push((depth, None));
-                }
-            }
-            for (depth, expected) in counts {
-                if args.max_depth.is_some_and(|max| depth > max)
-                    || args.max_nodes.is_some_and(|max| expected.is_some_and(|n| n > max))
-                {
-                    skipped += 1;
-                    continue;
-                }
-                items.push(Item {
-                    file: file.clone(),
-                    line: entry.line,
-                    id: entry.id.clone(),
-                    fen: entry.fen.clone(),
-                    board: board.clone(),
-                    depth,
-                    expected,
-                });
-            }
-        }
-        errors.sort_by(|a, b| a.file.cmp(&b.file).then(a.line.cmp(&b.line)));
-    }
+    let plan = SuitePlan::new(
+        suite_files(&args.files),
+        SuiteOptions {
+            castling: CastlingMode::from_chess960(args.chess960),
+            relaxed: args.relaxed,
+            max_depth: args.max_depth,
+            max_nodes: args.max_nodes,
+            fail_fast: args.fail_fast,
+            mode: Mode::Bulk,
+            extra_depth: args.depth,
+        },
+    );
+    let items = plan.planned();
+    let (positions, skipped) = (plan.positions(), plan.skipped());
+    let errors = plan.errors().to_vec();
 
     let mut engine = spec.build(&name, None);
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
@@ -164,7 +110,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     let total = items.len();
     let results = with_threads(threads, || -> Result<Vec<CheckResult>> {
         let mut results = Vec::new();
-        for item in &items {
+        for item in items {
             if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
                 break;
             }

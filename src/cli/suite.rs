@@ -20,17 +20,24 @@ pub const DEFAULT_SUITE: &[u8] = include_bytes!("../../positions/default.epd");
 /// The name reports give the default suite.
 pub const DEFAULT_SUITE_NAME: &str = "positions/default.epd";
 
+/// The files named, read; none means the bundled default suite.
+pub fn suite_files(paths: &[std::path::PathBuf]) -> Vec<SuiteFile> {
+    if paths.is_empty() {
+        return vec![SuiteFile {
+            name: DEFAULT_SUITE_NAME.to_string(),
+            content: Ok(parse_suite(DEFAULT_SUITE)),
+        }];
+    }
+    paths
+        .iter()
+        .map(|path| SuiteFile { name: path.display().to_string(), content: load_suite_file(path) })
+        .collect()
+}
+
 pub fn suite(args: SuiteArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
     let target = ReportTarget::resolve(args.json.as_deref(), "suite", !args.no_json)?;
-    let files: Vec<SuiteFile> = if args.files.is_empty() {
-        vec![SuiteFile { name: DEFAULT_SUITE_NAME.to_string(), content: Ok(parse_suite(DEFAULT_SUITE)) }]
-    } else {
-        args.files
-            .iter()
-            .map(|path| SuiteFile { name: path.display().to_string(), content: load_suite_file(path) })
-            .collect()
-    };
+    let files = suite_files(&args.files);
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
     let options = SuiteOptions {
         castling: CastlingMode::from_chess960(args.chess960),
@@ -39,6 +46,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         max_nodes: args.max_nodes,
         fail_fast: args.fail_fast,
         mode,
+        extra_depth: None,
     };
     let hash_table = args.hash.map(|mb| output::hash_table(mb, KeySet::Primary)).transpose()?;
     let plan = SuitePlan::new(files, options);

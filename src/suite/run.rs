@@ -46,6 +46,10 @@ pub struct SuiteOptions {
     pub fail_fast: bool,
     /// Bulk or full counting.
     pub mode: Mode,
+    /// Also check every position at this depth where it lists no count;
+    /// such a check has no expected count (`None`): a run takes its own
+    /// count as the reference, as `perft check --depth` does for an engine.
+    pub extra_depth: Option<u32>,
 }
 
 /// A suite file to run, by the name reports use for it.
@@ -57,22 +61,31 @@ pub struct SuiteFile {
     pub content: Result<ParsedSuite, String>,
 }
 
-struct Check {
+/// One check a plan will make: a position at a depth.
+pub struct PlannedCheck {
     /// Index of the position among those with checks to run.
     position: usize,
-    file: usize,
-    line: usize,
-    id: Option<String>,
-    fen: String,
-    board: Board,
-    depth: u32,
-    expected: u64,
+    /// Index of the file among those given.
+    file_index: usize,
+    /// The suite file's name.
+    pub file: String,
+    /// 1-based line of the position.
+    pub line: usize,
+    /// The position's `id`, if any.
+    pub id: Option<String>,
+    /// The FEN as written.
+    pub fen: String,
+    /// The position.
+    pub board: Board,
+    /// Depth to count.
+    pub depth: u32,
+    /// The count the file gives, if any (see [`SuiteOptions::extra_depth`]).
+    pub expected: Option<u64>,
 }
 
 /// The checks a run will make, before it starts.
 pub struct SuitePlan {
-    files: Vec<String>,
-    checks: Vec<Check>,
+    checks: Vec<PlannedCheck>,
     /// Checks to run per position, indexed by `Check::position`.
     checks_per_position: Vec<usize>,
     errors: Vec<SuiteError>,
@@ -114,7 +127,6 @@ impl SuitePlan {
     pub fn new(files: Vec<SuiteFile>, options: SuiteOptions) -> Self {
         let fen_options = FenOptions { castling: options.castling, relaxed: options.relaxed };
         let mut plan = SuitePlan {
-            files: Vec::new(),
             checks: Vec::new(),
             checks_per_position: Vec::new(),
             errors: Vec::new(),
@@ -132,7 +144,6 @@ impl SuitePlan {
 
     fn add_file(&mut self, index: usize, file: SuiteFile, fen_options: FenOptions) {
         let options = self.options;
-        self.files.push(file.name.clone());
         let parsed = match file.content {
             Ok(parsed) => parsed,
             Err(message) => {
@@ -162,17 +173,23 @@ impl SuitePlan {
             self.positions += 1;
             let position = self.checks_per_position.len();
             let mut checks = 0;
-            for &(depth, expected) in &entry.counts {
+            let mut counts: Vec<(u32, Option<u64>)> =
+                entry.counts.iter().map(|&(d, n)| (d, Some(n))).collect();
+            if let Some(depth) = options.extra_depth.filter(|&d| !entry.counts.iter().any(|&(e, _)| e == d)) {
+                counts.push((depth, None));
+            }
+            for (depth, expected) in counts {
                 if options.max_depth.is_some_and(|max| depth > max)
-                    || options.max_nodes.is_some_and(|max| expected > max)
+                    || options.max_nodes.is_some_and(|max| expected.is_some_and(|n| n > max))
                 {
                     self.skipped += 1;
                     continue;
                 }
                 checks += 1;
-                self.checks.push(Check {
+                self.checks.push(PlannedCheck {
                     position,
-                    file: index,
+                    file_index: index,
+                    file: file.name.clone(),
                     line: entry.line,
                     id: entry.id.clone(),
                     fen: entry.fen.clone(),
@@ -192,14 +209,35 @@ impl SuitePlan {
         self.checks.len()
     }
 
+    /// The checks that will run, in file, line and depth order.
+    pub fn planned(&self) -> &[PlannedCheck] {
+        &self.checks
+    }
+
+    /// Positions read (with or without checks to run).
+    pub fn positions(&self) -> usize {
+        self.positions
+    }
+
+    /// Checks the limits exclude.
+    pub fn skipped(&self) -> usize {
+        self.skipped
+    }
+
+    /// Unusable files and lines, in the order the files were given.
+    pub fn errors(&self) -> &[SuiteError] {
+        &self.errors
+    }
+
     /// Number of positions with at least one check to run.
     pub fn positions_to_check(&self) -> usize {
         self.checks_per_position.len()
     }
 
-    /// Sum of the expected counts of the checks that will run.
+    /// Sum of the expected counts of the checks that will run (those that
+    /// have one).
     pub fn expected_nodes(&self) -> u64 {
-        self.checks.iter().map(|c| c.expected).sum()
+        self.checks.iter().filter_map(|c| c.expected).sum()
     }
 
     /// Runs every check on the current rayon pool, largest first, each
@@ -228,8 +266,7 @@ impl SuitePlan {
         let search = Search { mode: self.options.mode, table, stop: interrupt };
         let interrupted = || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
         let fail_fast = self.options.fail_fast;
-        let files = &self.files;
-        let mut order: Vec<&Check> = self.checks.iter().collect();
+        let mut order: Vec<&PlannedCheck> = self.checks.iter().collect();
         order.sort_by_key(|check| std::cmp::Reverse(check.expected));
         let mut results: Vec<(usize, SuiteResult)> = order
             .par_iter()
@@ -240,7 +277,9 @@ impl SuitePlan {
                 let started = Instant::now();
                 let nodes = count(&check.board, check.depth, &search)?;
                 let seconds = started.elapsed().as_secs_f64();
-                let ok = nodes == check.expected;
+                // Without an expected count, ours is the reference.
+                let expected = check.expected.unwrap_or(nodes);
+                let ok = nodes == expected;
                 let divide = if ok {
                     Vec::new()
                 } else {
@@ -258,12 +297,12 @@ impl SuitePlan {
                         .collect()
                 };
                 let result = SuiteResult {
-                    file: files[check.file].clone(),
+                    file: check.file.clone(),
                     line: check.line,
                     id: check.id.clone(),
                     fen: check.fen.clone(),
                     depth: check.depth,
-                    expected: check.expected,
+                    expected,
                     nodes,
                     ok,
                     seconds,
@@ -280,7 +319,7 @@ impl SuitePlan {
                     nodes_done: nodes_done.fetch_add(nodes, Ordering::AcqRel) + nodes,
                 };
                 progress(&result, counts);
-                Some((check.file, result))
+                Some((check.file_index, result))
             })
             .collect();
         results.sort_by_key(|(file, r)| (*file, r.line, r.depth));
