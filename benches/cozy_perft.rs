@@ -9,28 +9,8 @@
 
 use std::process::ExitCode;
 
-fn perft(board: &cozy_chess::Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    if depth == 1 {
-        board.generate_moves(|moves| {
-            nodes += moves.len() as u64;
-            false
-        });
-    } else {
-        board.generate_moves(|moves| {
-            for mv in moves {
-                let mut child = board.clone();
-                child.play_unchecked(mv);
-                nodes += perft(&child, depth - 1);
-            }
-            false
-        });
-    }
-    nodes
-}
+#[path = "cozy_chess_perft.rs"]
+mod cozy;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
@@ -42,7 +22,7 @@ fn main() -> ExitCode {
     let board = cozy_chess::Board::from_fen(fen, false).or_else(|_| cozy_chess::Board::from_fen(fen, true));
     match board {
         Ok(board) => {
-            println!("Nodes searched: {}", perft(&board, depth));
+            println!("Nodes searched: {}", cozy::perft(&board, depth));
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -5,12 +5,17 @@
 //! `cargo bench --bench race` (set `RACE_ROUNDS`, `RACE_DEPTH_DELTA=-1` for a
 //! quick run, `STOCKFISH=/path/to/stockfish`).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use perft::board::Board;
+use perft::engine::{Engine, EnginePosition, UciEngine};
 use perft::perft::{perft, Mode};
+
+#[path = "cozy_chess_perft.rs"]
+mod cozy;
+
+/// Longer than any count here takes.
+const STOCKFISH_TIMEOUT: Duration = Duration::from_secs(600);
 
 const POSITIONS: [(&str, &str, u32, u64); 5] = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 119_060_324),
@@ -19,81 +24,6 @@ const POSITIONS: [(&str, &str, u32, u64); 5] = [
     ("mirrored", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 6, 706_045_033),
     ("talkchess", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89_941_194),
 ];
-
-fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    if depth == 1 {
-        board.generate_moves(|moves| {
-            nodes += moves.len() as u64;
-            false
-        });
-    } else {
-        board.generate_moves(|moves| {
-            for mv in moves {
-                let mut child = board.clone();
-                child.play_unchecked(mv);
-                nodes += cozy_perft(&child, depth - 1);
-            }
-            false
-        });
-    }
-    nodes
-}
-
-struct Stockfish {
-    _child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Stockfish {
-    fn start(path: &str) -> Option<Stockfish> {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
-        let stdin = child.stdin.take()?;
-        let stdout = BufReader::new(child.stdout.take()?);
-        let mut sf = Stockfish { _child: child, stdin, stdout };
-        sf.send("uci");
-        sf.wait_for("uciok")?;
-        sf.send("setoption name Threads value 1");
-        sf.send("isready");
-        sf.wait_for("readyok")?;
-        Some(sf)
-    }
-    fn send(&mut self, line: &str) {
-        let _ = writeln!(self.stdin, "{line}");
-        let _ = self.stdin.flush();
-    }
-    fn wait_for(&mut self, prefix: &str) -> Option<String> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if self.stdout.read_line(&mut line).ok()? == 0 {
-                return None;
-            }
-            if line.starts_with(prefix) {
-                return Some(line.trim().to_string());
-            }
-        }
-    }
-    fn perft(&mut self, fen: &str, depth: u32) -> Option<(u64, Duration)> {
-        self.send(&format!("position fen {fen}"));
-        self.send("isready");
-        self.wait_for("readyok")?;
-        let start = Instant::now();
-        self.send(&format!("go perft {depth}"));
-        let line = self.wait_for("Nodes searched")?;
-        let elapsed = start.elapsed();
-        Some((line.rsplit(' ').next()?.parse().ok()?, elapsed))
-    }
-}
 
 fn mnps(nodes: u64, time: Duration) -> f64 {
     nodes as f64 / time.as_secs_f64() / 1e6
@@ -107,9 +37,10 @@ fn main() {
     let rounds: usize = std::env::var("RACE_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
     let delta: i32 = std::env::var("RACE_DEPTH_DELTA").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
     let sf_path = std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".to_string());
-    let mut stockfish = Stockfish::start(&sf_path);
-    if stockfish.is_none() {
-        eprintln!("stockfish not found at {sf_path}; racing without it");
+    // Timed from `go perft` to `Nodes searched`, so its start-up is excluded.
+    let mut stockfish = Some(UciEngine::new("stockfish", vec![sf_path.clone()]));
+    if let Some(engine) = stockfish.as_mut() {
+        engine.set_option("Threads", "1");
     }
     let mut best = vec![[0f64; 3]; POSITIONS.len()];
     for round in 0..rounds {
@@ -128,14 +59,22 @@ fn main() {
 
             let cozy_board: cozy_chess::Board = fen.parse().unwrap();
             let start = Instant::now();
-            let cozy_nodes = cozy_perft(&cozy_board, depth);
+            let cozy_nodes = cozy::perft(&cozy_board, depth);
             let cozy = mnps(cozy_nodes, start.elapsed());
             assert_eq!(cozy_nodes, nodes, "cozy-chess disagrees on {name}");
 
-            let sf = match stockfish.as_mut().and_then(|sf| sf.perft(fen, depth)) {
-                Some((sf_nodes, time)) => {
-                    assert_eq!(sf_nodes, nodes, "stockfish disagrees on {name}");
-                    mnps(sf_nodes, time)
+            let sf = match stockfish
+                .as_mut()
+                .map(|sf| sf.perft(&EnginePosition::new(fen, false), depth, STOCKFISH_TIMEOUT))
+            {
+                Some(Ok(run)) => {
+                    assert_eq!(run.nodes, nodes, "stockfish disagrees on {name}");
+                    mnps(run.nodes, Duration::from_secs_f64(run.seconds))
+                }
+                Some(Err(e)) => {
+                    eprintln!("stockfish at {sf_path} failed ({e}); racing without it");
+                    stockfish = None;
+                    f64::NAN
                 }
                 None => f64::NAN,
             };

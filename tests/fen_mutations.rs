@@ -1,6 +1,8 @@
 //! Corrupted FENs never panic; whatever is accepted is a consistent board
 //! that move generation, make/unmake and FEN round-trips handle.
 
+mod common;
+
 use perft::board::{Board, CastlingMode, FenOptions};
 use perft::perft::{perft, Mode};
 use rayon::prelude::*;
@@ -17,20 +19,9 @@ const SEEDS: &[&str] = &[
     "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
 ];
 
-const ALPHABET: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqABCDEFGHabcdefgh0123456789x\t\0";
+use common::Rng;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+const ALPHABET: &[u8] = b"pnbrqkPNBRQK12345678/ wb-KQkqABCDEFGHabcdefgh0123456789x\t\0";
 
 fn mutate(rng: &mut Rng) -> String {
     let mut bytes = SEEDS[rng.below(SEEDS.len())].as_bytes().to_vec();

@@ -1,6 +1,8 @@
 //! End-to-end tests of the comparison harness: bench, compare (with real
 //! Stockfish and with misbehaving fake engines), diff and report.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -14,10 +16,6 @@ fn perft() -> Command {
 
 fn fake(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fakes").join(name).to_string_lossy().into_owned()
-}
-
-fn stockfish() -> String {
-    std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".into())
 }
 
 /// A small positions file with counts, deep enough to time.
@@ -99,7 +97,7 @@ fn compare_against_stockfish_and_preset_formats() {
     let report = dir.path().join("compare.json");
     let output = perft()
         .args(["compare", "--repeat", "2", "--engine"])
-        .arg(format!("stockfish=uci:{}", stockfish()))
+        .arg(format!("stockfish=uci:{}", common::stockfish_path()))
         .arg("--engine")
         .arg(format!("q=qperft:{}", fake("cmd-fake.sh")))
         .arg("--engine")
@@ -160,7 +158,7 @@ fn compare_reports_each_faulty_engine_and_loses_nothing_else() {
     }
     cmd.arg("--engine")
         .arg(format!("crashcmd=qperft:env FAKE_MODE=crash {} {{depth}} {{fen}}", fake("cmd-fake.sh")));
-    cmd.arg("--engine").arg(format!("stockfish=uci:{}", stockfish()));
+    cmd.arg("--engine").arg(format!("stockfish=uci:{}", common::stockfish_path()));
     cmd.arg("--engine").arg("missing=uci:/nonexistent/engine");
     let output = cmd.output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -4,29 +4,17 @@
 //! and the key predicted by `key_after` in both key sets,
 //! FEN round-trips, and counting agrees with listing.
 
+mod common;
+
 use std::path::PathBuf;
 
+use common::Rng;
 use perft::board::{zobrist, Board, CastlingMode, FenOptions};
 use perft::suite::parse_suite;
 use perft::Move;
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode, Position};
-
-/// xorshift64*: deterministic, seedable, good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn start_positions() -> Vec<String> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("positions");

@@ -4,6 +4,23 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
+/// xorshift64*: deterministic, seedable, good enough to pick moves and
+/// mutations.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
 /// Path of Stockfish: `$STOCKFISH`, or Debian's `/usr/games/stockfish`.
 pub fn stockfish_path() -> String {
     std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".to_string())
