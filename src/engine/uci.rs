@@ -38,27 +38,27 @@ impl UciEngine {
         error
     }
 
-    fn wait_for(&mut self, prefix: &str, deadline: Instant, timeout: Duration) -> Result<(), EngineError> {
+    /// The engine's next line; an engine that closes its output or says
+    /// nothing before `deadline` is stopped and reported.
+    fn next_line(&mut self, deadline: Instant, timeout: Duration) -> Result<String, EngineError> {
         let process = self.process.as_mut().expect("started");
-        loop {
-            match process.next_line(deadline) {
-                Next::Line(line) if line.trim_start().starts_with(prefix) => return Ok(()),
-                Next::Line(_) => {}
-                Next::Closed => {
-                    let status = process.wait(Instant::now() + Duration::from_secs(1));
-                    let error = EngineError::Exited {
-                        status: status.map_or("still running".into(), |s| s.to_string()),
-                        output: process.tail(),
-                    };
-                    return Err(self.fail(error));
-                }
-                Next::Timeout => {
-                    let error =
-                        EngineError::Timeout { seconds: timeout.as_secs_f64(), output: process.tail() };
-                    return Err(self.fail(error));
+        let error = match process.next_line(deadline) {
+            Next::Line(line) => return Ok(line),
+            Next::Closed => {
+                let status = process.wait(Instant::now() + Duration::from_secs(1));
+                EngineError::Exited {
+                    status: status.map_or("closed its output".into(), |s| s.to_string()),
+                    output: process.tail(),
                 }
             }
-        }
+            Next::Timeout => EngineError::Timeout { seconds: timeout.as_secs_f64(), output: process.tail() },
+        };
+        Err(self.fail(error))
+    }
+
+    fn wait_for(&mut self, prefix: &str, deadline: Instant, timeout: Duration) -> Result<(), EngineError> {
+        while !self.next_line(deadline, timeout)?.trim_start().starts_with(prefix) {}
+        Ok(())
     }
 
     fn send(&mut self, line: &str) -> Result<(), EngineError> {
@@ -124,45 +124,20 @@ impl Engine for UciEngine {
         self.send(&format!("go perft {depth}"))?;
         let mut divide = Vec::new();
         loop {
-            let process = self.process.as_mut().expect("started");
-            match process.next_line(deadline) {
-                Next::Line(line) => {
-                    let line = line.trim();
-                    if let Some(total) = line.strip_prefix("Nodes searched:") {
-                        let seconds = start.elapsed().as_secs_f64();
-                        let total = total.trim().replace(',', "");
-                        return match total.parse::<u64>() {
-                            Ok(nodes) => Ok(EngineRun {
-                                nodes,
-                                seconds,
-                                divide: (!divide.is_empty()).then_some(divide),
-                            }),
-                            Err(_) => {
-                                let error = EngineError::Unparsable {
-                                    what: format!("\"Nodes searched: {total}\" is not a number"),
-                                    output: process.tail(),
-                                };
-                                Err(self.fail(error))
-                            }
-                        };
-                    }
-                    if let Some(entry) = parse_divide_line(line) {
-                        divide.push(entry);
-                    }
-                }
-                Next::Closed => {
-                    let status = process.wait(Instant::now() + Duration::from_secs(1));
-                    let error = EngineError::Exited {
-                        status: status.map_or("closed its output".into(), |s| s.to_string()),
-                        output: process.tail(),
-                    };
-                    return Err(self.fail(error));
-                }
-                Next::Timeout => {
-                    let error =
-                        EngineError::Timeout { seconds: timeout.as_secs_f64(), output: process.tail() };
-                    return Err(self.fail(error));
-                }
+            let line = self.next_line(deadline, timeout)?;
+            let line = line.trim();
+            if let Some(total) = line.strip_prefix("Nodes searched:") {
+                let seconds = start.elapsed().as_secs_f64();
+                let total = total.trim().replace(',', "");
+                let Ok(nodes) = total.parse::<u64>() else {
+                    let output = self.process.as_ref().expect("started").tail();
+                    let what = format!("\"Nodes searched: {total}\" is not a number");
+                    return Err(self.fail(EngineError::Unparsable { what, output }));
+                };
+                return Ok(EngineRun { nodes, seconds, divide: (!divide.is_empty()).then_some(divide) });
+            }
+            if let Some(entry) = parse_divide_line(line) {
+                divide.push(entry);
             }
         }
     }
