@@ -70,21 +70,18 @@ impl DepthStats {
 /// Statistics for depths 1 to `depth` (empty for depth 0), on the current
 /// rayon pool; `None` if `stop` was raised before the walk finished.
 pub fn perft_stats(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Option<Vec<DepthStats>> {
-    let mut table: Vec<DepthStats> =
-        (1..=depth).map(|d| DepthStats { depth: d, ..Default::default() }).collect();
-    if depth > 0 {
-        let found = parallel(board, depth, stop)?;
-        for (row, found) in table.iter_mut().zip(&found) {
-            row.add(found);
-        }
+    let mut rows = if depth == 0 { Vec::new() } else { parallel(&mut board.fork(), depth, stop)? };
+    for (row, depth) in rows.iter_mut().zip(1..) {
+        row.depth = depth;
     }
-    Some(table)
+    Some(rows)
 }
 
-/// Makes `mv`, records what the new node is in `row`, and leaves the move
-/// made.
+/// Makes `mv`, records in `row` what kind of move reached the new node and
+/// whether it is in check, and leaves the move made. Returns whether it is
+/// in check: the caller tells checkmate from the node's own move count.
 #[inline]
-fn make_and_classify(board: &mut Board, mv: Move, row: &mut DepthStats) {
+fn make_and_classify(board: &mut Board, mv: Move, row: &mut DepthStats) -> bool {
     row.nodes += 1;
     if mv.is_castle() {
         row.castles += 1;
@@ -99,66 +96,76 @@ fn make_and_classify(board: &mut Board, mv: Move, row: &mut DepthStats) {
     }
     board.make(mv);
     let checkers = board.checkers();
-    if !checkers.is_empty() {
-        row.checks += 1;
-        if (checkers & mv.piece_destination().bitboard()).is_empty() {
-            row.discovered_checks += 1;
-        }
-        if checkers.more_than_one() {
-            row.double_checks += 1;
-        }
-        if board.count_legal_moves() == 0 {
-            row.checkmates += 1;
-        }
+    if checkers.is_empty() {
+        return false;
     }
+    row.checks += 1;
+    if (checkers & mv.piece_destination().bitboard()).is_empty() {
+        row.discovered_checks += 1;
+    }
+    if checkers.more_than_one() {
+        row.double_checks += 1;
+    }
+    true
 }
 
 /// Serial walk: `rows[0]` gathers the children of `board`, `rows[1]` the
-/// grandchildren, and so on, `rows.len()` plies deep.
-fn serial(board: &mut Board, rows: &mut [DepthStats]) {
-    let Some((row, deeper)) = rows.split_first_mut() else { return };
+/// grandchildren, and so on, `rows.len()` plies deep. Returns the number of
+/// legal moves of `board`.
+fn serial(board: &mut Board, rows: &mut [DepthStats]) -> usize {
+    let Some((row, deeper)) = rows.split_first_mut() else { return 0 };
     let mut moves = MoveList::new();
     board.generate_moves(&mut moves);
     for &mv in &moves {
-        make_and_classify(board, mv, row);
-        if !deeper.is_empty() {
-            serial(board, deeper);
+        let in_check = make_and_classify(board, mv, row);
+        // Below the last ply the child's own walk generates its moves;
+        // at the last ply they are counted only when it is in check.
+        let replies = if deeper.is_empty() {
+            in_check.then(|| board.count_legal_moves())
+        } else {
+            Some(serial(board, deeper) as u64)
+        };
+        if in_check && replies == Some(0) {
+            row.checkmates += 1;
         }
         board.unmake();
     }
+    moves.len()
 }
 
-fn parallel(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Option<Vec<DepthStats>> {
+/// The walk on the current rayon pool, each child a task on its own board
+/// (as [`super::count`] splits), serial from [`SERIAL_DEPTH`] down.
+fn parallel(board: &mut Board, depth: u32, stop: Option<&AtomicBool>) -> Option<Vec<DepthStats>> {
     if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
         return None;
     }
     let mut rows = vec![DepthStats::default(); depth as usize];
     if depth <= SERIAL_DEPTH {
-        serial(&mut board.fork(), &mut rows);
+        serial(board, &mut rows);
         return Some(rows);
     }
-    let children = board
+    let board: &Board = board;
+    board
         .legal_moves()
         .par_iter()
         .map(|&mv| {
             let mut child = board.fork();
-            let mut first = DepthStats::default();
-            make_and_classify(&mut child, mv, &mut first);
-            let mut below = parallel(&child, depth - 1, stop)?;
-            below.insert(0, first);
-            Some(below)
+            let mut rows = vec![DepthStats::default(); depth as usize];
+            if make_and_classify(&mut child, mv, &mut rows[0]) && child.count_legal_moves() == 0 {
+                rows[0].checkmates += 1;
+            }
+            for (row, below) in rows[1..].iter_mut().zip(&parallel(&mut child, depth - 1, stop)?) {
+                row.add(below);
+            }
+            Some(rows)
         })
         .try_reduce(
-            || vec![DepthStats::default(); depth as usize],
+            || rows.clone(),
             |mut a, b| {
                 for (x, y) in a.iter_mut().zip(&b) {
                     x.add(y);
                 }
                 Some(a)
             },
-        )?;
-    for (x, y) in rows.iter_mut().zip(&children) {
-        x.add(y);
-    }
-    Some(rows)
+        )
 }
