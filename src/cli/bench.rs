@@ -12,7 +12,7 @@ use perft::suite::parse_suite;
 
 use super::args::BenchArgs;
 use super::output::{self, ReportTarget};
-use super::{EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
+use super::{exit_status, EXIT_INTERRUPTED, INTERRUPTED};
 
 /// The bundled benchmark set.
 pub const BENCH_SET: &[u8] = include_bytes!("../../positions/bench.epd");
@@ -111,11 +111,10 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
             positions.len()
         )?;
     }
-    let mut code = EXIT_OK;
     for e in entries.iter().filter(|e| !e.ok) {
         writeln!(out, "FAIL {}: depth {}: expected {}, got {}", e.id, e.depth, e.expected, e.nodes)?;
-        code = EXIT_MISMATCH;
     }
+    let code = exit_status(entries.iter().any(|e| !e.ok), false, interrupted);
 
     if let Some(target) = target {
         let report = BenchReport {
@@ -137,5 +136,5 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
         target.write(&report, &mut out)?;
     }
     out.flush()?;
-    Ok(if interrupted { EXIT_INTERRUPTED } else { code })
+    Ok(code)
 }

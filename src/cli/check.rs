@@ -18,7 +18,7 @@ use perft::suite::{SuiteOptions, SuitePlan};
 use super::args::{CheckArgs, DebugArgs};
 use super::output::{self, ReportTarget};
 use super::suite::suite_files;
-use super::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
+use super::{exit_status, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
 
 /// `[NAME=]SPEC` into a name and a spec; without a name, the program's file
 /// name.
@@ -249,13 +249,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
             summary.failures_by_tag.iter().map(|(t, n)| format!("{} {n}", t.replace('_', " "))).collect();
         writeln!(out, "failures by what they exercise: {}", tags.join(", "))?;
     }
-    let code = if summary.failed > 0 {
-        EXIT_MISMATCH
-    } else if summary.errors > 0 {
-        EXIT_BAD_INPUT
-    } else {
-        EXIT_OK
-    };
+    let code = exit_status(summary.failed > 0, summary.errors > 0, interrupted);
     if let Some(target) = target {
         let report = CheckReport {
             kind: "check".into(),
@@ -278,7 +272,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
         target.write(&report, &mut out)?;
     }
     out.flush()?;
-    Ok(if interrupted { EXIT_INTERRUPTED } else { code })
+    Ok(code)
 }
 
 pub fn debug(args: DebugArgs) -> Result<u8> {

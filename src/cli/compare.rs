@@ -12,7 +12,7 @@ use perft::report::{ComparePosition, CompareReport, MachineInfo, ToolInfo};
 use super::args::CompareArgs;
 use super::bench::load_positions;
 use super::output::{self, ReportTarget};
-use super::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
+use super::{exit_status, INTERRUPTED};
 
 /// Our own engine: this binary, run per count like any command engine.
 fn ourselves(threads: usize) -> Result<Entrant> {
@@ -134,7 +134,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         ]);
     }
     writeln!(out, "{table}")?;
-    let mut code = EXIT_OK;
+    let mut mismatch = false;
     for r in results.iter().filter(|r| r.nodes.is_some() && !r.agrees) {
         writeln!(
             out,
@@ -143,11 +143,9 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
             r.position,
             r.problem.as_deref().unwrap_or("count differs")
         )?;
-        code = EXIT_MISMATCH;
+        mismatch = true;
     }
-    if code == EXIT_OK && engines.iter().any(|e| !e.errors.is_empty()) {
-        code = EXIT_BAD_INPUT;
-    }
+    let code = exit_status(mismatch, engines.iter().any(|e| !e.errors.is_empty()), interrupted);
     writeln!(out, "Times are medians with each engine's start-up time subtracted; ratios above 1 are faster than perft.")?;
 
     if let Some(target) = target {
@@ -180,5 +178,5 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         target.write(&report, &mut out)?;
     }
     out.flush()?;
-    Ok(if interrupted { EXIT_INTERRUPTED } else { code })
+    Ok(code)
 }

@@ -28,6 +28,20 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// finished.
 pub const EXIT_INTERRUPTED: u8 = 130;
 
+/// The exit status of a command, by the documented precedence: Ctrl-C
+/// (130), then a wrong count (1), then bad input or a failed engine (2).
+pub fn exit_status(mismatch: bool, bad_input: bool, interrupted: bool) -> u8 {
+    if interrupted {
+        EXIT_INTERRUPTED
+    } else if mismatch {
+        EXIT_MISMATCH
+    } else if bad_input {
+        EXIT_BAD_INPUT
+    } else {
+        EXIT_OK
+    }
+}
+
 /// Raised by the first Ctrl-C: work stops starting new subtrees, checks or
 /// runs, and each command writes what it finished. A second Ctrl-C exits at
 /// once.

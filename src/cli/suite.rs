@@ -13,7 +13,7 @@ use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOptions, SuiteP
 
 use super::args::SuiteArgs;
 use super::output::{self, ReportTarget};
-use super::{EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
+use super::{exit_status, INTERRUPTED};
 
 /// The suite run when no files are given (see `scripts/make-default-suite.py`).
 pub const DEFAULT_SUITE: &[u8] = include_bytes!("../../positions/default.epd");
@@ -172,14 +172,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
             hash.probes
         )?;
     }
-    let interrupted = outcome.interrupted;
-    let code = if s.failed > 0 {
-        EXIT_MISMATCH
-    } else if s.errors > 0 {
-        EXIT_BAD_INPUT
-    } else {
-        EXIT_OK
-    };
+    let code = exit_status(s.failed > 0, s.errors > 0, outcome.interrupted);
     if let Some(target) = target {
         let report = SuiteReport {
             kind: "suite".into(),
@@ -204,5 +197,5 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         target.write(&report, &mut out)?;
     }
     out.flush()?;
-    Ok(if interrupted { EXIT_INTERRUPTED } else { code })
+    Ok(code)
 }
