@@ -125,7 +125,13 @@ pub fn bench_history_chart(reports: &[BenchReport]) -> Result<String, ChartError
         / 1e6;
     let labels: Vec<String> = reports
         .iter()
-        .map(|r| format!("{} {}", r.timestamp.get(..10).unwrap_or(&r.timestamp), &r.tool.git_commit))
+        .map(|r| {
+            format!(
+                "{} {}",
+                r.header.timestamp.get(..10).unwrap_or(&r.header.timestamp),
+                &r.header.tool.git_commit
+            )
+        })
         .collect();
     let last = reports.len().saturating_sub(1).max(1) as u32;
 

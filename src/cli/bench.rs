@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::bench::{bench_positions, bench_set_version, run_bench, BenchPosition};
 use perft::perft::{with_threads, Mode};
-use perft::report::{BenchReport, BenchTotal, MachineInfo, Stats, ToolInfo};
+use perft::report::{BenchReport, BenchTotal, ReportHeader, Stats};
 use perft::suite::parse_suite;
 
 use super::args::BenchArgs;
@@ -118,10 +118,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
 
     if let Some(target) = target {
         let report = BenchReport {
-            kind: "bench".into(),
-            tool: ToolInfo::current(),
-            machine: MachineInfo::detect(),
-            timestamp: perft::report::timestamp(),
+            header: ReportHeader::now("bench"),
             bench_set: set_name,
             bench_set_version: version,
             threads: args.threads,

@@ -10,9 +10,7 @@ use perft::bisect::{bisect, BisectStep, Bisection};
 use perft::board::CastlingMode;
 use perft::engine::{Engine, EnginePosition, EngineSpec};
 use perft::perft::{perft_parallel, with_threads, Mode};
-use perft::report::{
-    CheckReport, CheckResult, CheckSummary, CheckedEngine, MachineInfo, SuiteSettings, ToolInfo,
-};
+use perft::report::{CheckReport, CheckResult, CheckSummary, CheckedEngine, ReportHeader, SuiteSettings};
 use perft::suite::{SuiteOptions, SuitePlan};
 
 use super::args::{CheckArgs, DebugArgs};
@@ -252,10 +250,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     let code = exit_status(summary.failed > 0, summary.errors > 0, interrupted);
     if let Some(target) = target {
         let report = CheckReport {
-            kind: "check".into(),
-            tool: ToolInfo::current(),
-            machine: MachineInfo::detect(),
-            timestamp: perft::report::timestamp(),
+            header: ReportHeader::now("check"),
             engine: CheckedEngine { name: name.clone(), spec: spec.to_string() },
             settings: SuiteSettings {
                 max_depth: args.max_depth,

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::compare::{run_compare, CompareEvent, Entrant};
 use perft::engine::{CommandEngine, EngineSpec};
-use perft::report::{ComparePosition, CompareReport, MachineInfo, ToolInfo};
+use perft::report::{ComparePosition, CompareReport, ReportHeader};
 
 use super::args::CompareArgs;
 use super::bench::load_positions;
@@ -150,10 +150,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
 
     if let Some(target) = target {
         let report = CompareReport {
-            kind: "compare".into(),
-            tool: ToolInfo::current(),
-            machine: MachineInfo::detect(),
-            timestamp: perft::report::timestamp(),
+            header: ReportHeader::now("compare"),
             threads: args.threads,
             rounds: args.repeat,
             timeout_seconds: args.timeout,

@@ -107,8 +107,8 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
     match (old, new) {
         (Report::Bench(old), Report::Bench(new)) => {
             for warning in check_comparable(
-                (&old.machine, &old.mode, old.threads),
-                (&new.machine, &new.mode, new.threads),
+                (&old.header.machine, &old.mode, old.threads),
+                (&new.header.machine, &new.mode, new.threads),
                 args.force,
             )? {
                 writeln!(out, "{warning}")?;
@@ -157,8 +157,8 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
         }
         (Report::Suite(old), Report::Suite(new)) => {
             for warning in check_comparable(
-                (&old.machine, &old.mode, old.threads),
-                (&new.machine, &new.mode, new.threads),
+                (&old.header.machine, &old.mode, old.threads),
+                (&new.header.machine, &new.mode, new.threads),
                 args.force,
             )? {
                 writeln!(out, "{warning}")?;

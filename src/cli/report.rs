@@ -38,9 +38,9 @@ fn bench_table(reports: &[BenchReport]) -> String {
     for r in reports {
         html.push_str(&format!(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>\n",
-            escape(&r.timestamp),
-            escape(&r.tool.git_commit),
-            escape(&r.machine.cpu),
+            escape(&r.header.timestamp),
+            escape(&r.header.tool.git_commit),
+            escape(&r.header.machine.cpu),
             r.threads,
             escape(&r.mode),
             r.total.nodes_per_second / 1e6
@@ -74,11 +74,13 @@ pub fn report(args: ReportArgs) -> Result<u8> {
             ),
         }
     }
-    benches.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
+    benches.sort_by(|a, b| a.header.timestamp.cmp(&b.header.timestamp));
     let mut sections = Vec::new();
     for report in &compares {
-        let heading =
-            format!("Comparison of {} ({}, {})", report.timestamp, report.machine.cpu, report.machine.os);
+        let heading = format!(
+            "Comparison of {} ({}, {})",
+            report.header.timestamp, report.header.machine.cpu, report.header.machine.os
+        );
         sections.push((heading, compare_chart(report)?, compare_table(report)));
     }
     if !benches.is_empty() {

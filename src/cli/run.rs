@@ -10,7 +10,7 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
 use perft::perft::journal::{plan_tasks, Journal, JournalHeader};
 use perft::perft::{count, divide_with, perft_stats, with_threads, KeySet, Mode, PerftTable, Search};
-use perft::report::{DivideEntry, HashInfo, MachineInfo, RunReport, ToolInfo};
+use perft::report::{DivideEntry, HashInfo, ReportHeader, RunReport};
 use perft::types::Move;
 use rayon::prelude::*;
 
@@ -297,10 +297,7 @@ fn run_stats(
 /// speed, divide, hash and statistics.
 fn report_of(args: &RunArgs, board: &Board, threads: usize, nodes: u64, seconds: f64) -> RunReport {
     RunReport {
-        kind: "run".into(),
-        tool: ToolInfo::current(),
-        machine: MachineInfo::detect(),
-        timestamp: perft::report::timestamp(),
+        header: ReportHeader::now("run"),
         fen: board.fen(),
         start_fen: (!args.position.moves.is_empty())
             .then(|| args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string())),

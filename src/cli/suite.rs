@@ -8,7 +8,7 @@ use anyhow::Result;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::CastlingMode;
 use perft::perft::{with_threads, KeySet, Mode};
-use perft::report::{HashInfo, MachineInfo, SuiteReport, SuiteSettings, ToolInfo};
+use perft::report::{HashInfo, ReportHeader, SuiteReport, SuiteSettings};
 use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOptions, SuitePlan};
 
 use super::args::SuiteArgs;
@@ -175,10 +175,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     let code = exit_status(s.failed > 0, s.errors > 0, outcome.interrupted);
     if let Some(target) = target {
         let report = SuiteReport {
-            kind: "suite".into(),
-            tool: ToolInfo::current(),
-            machine: MachineInfo::detect(),
-            timestamp: perft::report::timestamp(),
+            header: ReportHeader::now("suite"),
             threads,
             mode: mode.name().to_string(),
             settings: SuiteSettings {

@@ -222,10 +222,11 @@ impl HashInfo {
     }
 }
 
-/// Report of `perft run`.
+/// What every report starts with: which kind it is, and which program
+/// wrote it where and when.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunReport {
-    /// Always `"run"`.
+pub struct ReportHeader {
+    /// `run`, `suite`, `bench`, `compare` or `check`.
     pub kind: String,
     /// The program.
     pub tool: ToolInfo,
@@ -233,6 +234,26 @@ pub struct RunReport {
     pub machine: MachineInfo,
     /// When the run finished (UTC).
     pub timestamp: String,
+}
+
+impl ReportHeader {
+    /// The header of a `kind` report written now, by this program, here.
+    pub fn now(kind: &str) -> Self {
+        ReportHeader {
+            kind: kind.to_string(),
+            tool: ToolInfo::current(),
+            machine: MachineInfo::detect(),
+            timestamp: timestamp(),
+        }
+    }
+}
+
+/// Report of `perft run`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// `kind` (always `"run"`), `tool`, `machine`, `timestamp`.
+    #[serde(flatten)]
+    pub header: ReportHeader,
     /// The position counted.
     pub fen: String,
     /// When moves were played first: the position they were played from.
@@ -348,14 +369,9 @@ pub struct SuiteSettings {
 /// Report of `perft suite`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SuiteReport {
-    /// Always `"suite"`.
-    pub kind: String,
-    /// The program.
-    pub tool: ToolInfo,
-    /// The machine.
-    pub machine: MachineInfo,
-    /// When the run finished (UTC).
-    pub timestamp: String,
+    /// `kind` (always `"suite"`), `tool`, `machine`, `timestamp`.
+    #[serde(flatten)]
+    pub header: ReportHeader,
     /// Worker threads.
     pub threads: usize,
     /// `bulk` or `full`.
@@ -424,14 +440,9 @@ pub struct BenchTotal {
 /// Report of `perft bench`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchReport {
-    /// Always `"bench"`.
-    pub kind: String,
-    /// The program.
-    pub tool: ToolInfo,
-    /// The machine.
-    pub machine: MachineInfo,
-    /// When the run finished (UTC).
-    pub timestamp: String,
+    /// `kind` (always `"bench"`), `tool`, `machine`, `timestamp`.
+    #[serde(flatten)]
+    pub header: ReportHeader,
     /// The bench set file.
     pub bench_set: String,
     /// Its version (from its header).
@@ -513,14 +524,9 @@ pub struct ComparePosition {
 /// Report of `perft compare`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareReport {
-    /// Always `"compare"`.
-    pub kind: String,
-    /// The program.
-    pub tool: ToolInfo,
-    /// The machine.
-    pub machine: MachineInfo,
-    /// When the run finished (UTC).
-    pub timestamp: String,
+    /// `kind` (always `"compare"`), `tool`, `machine`, `timestamp`.
+    #[serde(flatten)]
+    pub header: ReportHeader,
     /// Threads given to our engine and to UCI engines (`Threads` option).
     pub threads: usize,
     /// Rounds; engines run interleaved within each round.
@@ -612,14 +618,9 @@ pub struct CheckSummary {
 /// Report of `perft check`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckReport {
-    /// Always `"check"`.
-    pub kind: String,
-    /// The program.
-    pub tool: ToolInfo,
-    /// The machine.
-    pub machine: MachineInfo,
-    /// When the run finished (UTC).
-    pub timestamp: String,
+    /// `kind` (always `"check"`), `tool`, `machine`, `timestamp`.
+    #[serde(flatten)]
+    pub header: ReportHeader,
     /// The engine checked.
     pub engine: CheckedEngine,
     /// Options of the run.
