@@ -17,6 +17,16 @@ enum Report {
     Suite(SuiteReport),
 }
 
+impl Report {
+    /// What must match for speeds to compare: machine, mode, threads.
+    fn settings(&self) -> (&MachineInfo, &str, usize) {
+        match self {
+            Report::Bench(r) => (&r.header.machine, &r.mode, r.threads),
+            Report::Suite(r) => (&r.header.machine, &r.mode, r.threads),
+        }
+    }
+}
+
 fn read(path: &Path) -> Result<Report> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let value: Value =
@@ -104,15 +114,14 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
     let mut table = Table::new();
     table.load_style(UTF8_FULL_CONDENSED);
     let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
+    if std::mem::discriminant(&old) != std::mem::discriminant(&new) {
+        bail!("one report is a bench report and the other a suite report");
+    }
+    for warning in check_comparable(old.settings(), new.settings(), args.force)? {
+        writeln!(out, "{warning}")?;
+    }
     match (old, new) {
         (Report::Bench(old), Report::Bench(new)) => {
-            for warning in check_comparable(
-                (&old.header.machine, &old.mode, old.threads),
-                (&new.header.machine, &new.mode, new.threads),
-                args.force,
-            )? {
-                writeln!(out, "{warning}")?;
-            }
             if old.bench_set_version != new.bench_set_version && !args.force {
                 return Err(refuse("bench set version", &old.bench_set_version, &new.bench_set_version));
             }
@@ -156,13 +165,6 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
             ]);
         }
         (Report::Suite(old), Report::Suite(new)) => {
-            for warning in check_comparable(
-                (&old.header.machine, &old.mode, old.threads),
-                (&new.header.machine, &new.mode, new.threads),
-                args.force,
-            )? {
-                writeln!(out, "{warning}")?;
-            }
             for o in &old.results {
                 let found =
                     new.results.iter().find(|n| n.file == o.file && n.line == o.line && n.depth == o.depth);
@@ -202,7 +204,7 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
                 Cell::new(verdict.label),
             ]);
         }
-        _ => bail!("one report is a bench report and the other a suite report"),
+        _ => unreachable!("the kinds were compared above"),
     }
     writeln!(out, "{table}")?;
     writeln!(
