@@ -7,7 +7,7 @@ use perft::board::Board;
 use perft::perft::{perft, Mode};
 use std::hint::black_box;
 
-const POSITIONS: [(&str, &str, u32, u64); 5] = [
+const POSITIONS: [(&str, &str, u32, u128); 5] = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4, 197_281),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97_862),
     ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5, 674_624),
@@ -62,7 +62,7 @@ fn perft_small(c: &mut Criterion) {
     for (name, fen, depth, nodes) in POSITIONS {
         let mut board = Board::from_fen(fen).unwrap();
         assert_eq!(perft(&mut board, depth, Mode::Bulk), nodes, "{name}");
-        group.throughput(Throughput::Elements(nodes));
+        group.throughput(Throughput::Elements(nodes as u64));
         group.bench_function(BenchmarkId::new("bulk", format!("{name}-d{depth}")), |b| {
             b.iter(|| perft(&mut board, black_box(depth), Mode::Bulk))
         });

@@ -17,7 +17,7 @@ mod cozy;
 /// Longer than any count here takes.
 const STOCKFISH_TIMEOUT: Duration = Duration::from_secs(600);
 
-const POSITIONS: [(&str, &str, u32, u64); 5] = [
+const POSITIONS: [(&str, &str, u32, u128); 5] = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 119_060_324),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 193_690_690),
     ("endgame", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 7, 178_633_661),
@@ -25,7 +25,7 @@ const POSITIONS: [(&str, &str, u32, u64); 5] = [
     ("talkchess", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5, 89_941_194),
 ];
 
-fn mnps(nodes: u64, time: Duration) -> f64 {
+fn mnps(nodes: u128, time: Duration) -> f64 {
     nodes as f64 / time.as_secs_f64() / 1e6
 }
 
@@ -46,7 +46,7 @@ fn main() {
     for round in 0..rounds {
         for (i, &(name, fen, depth, expected)) in POSITIONS.iter().enumerate() {
             let depth = (depth as i32 + delta).max(1) as u32;
-            let check = |who: &str, nodes: u64| {
+            let check = |who: &str, nodes: u128| {
                 if delta == 0 {
                     assert_eq!(nodes, expected, "{who} miscounted {name}");
                 }
@@ -60,8 +60,8 @@ fn main() {
             let cozy_board: cozy_chess::Board = fen.parse().unwrap();
             let start = Instant::now();
             let cozy_nodes = cozy::perft(&cozy_board, depth);
-            let cozy = mnps(cozy_nodes, start.elapsed());
-            assert_eq!(cozy_nodes, nodes, "cozy-chess disagrees on {name}");
+            let cozy = mnps(u128::from(cozy_nodes), start.elapsed());
+            assert_eq!(u128::from(cozy_nodes), nodes, "cozy-chess disagrees on {name}");
 
             let sf = match stockfish
                 .as_mut()

@@ -21,7 +21,7 @@ pub struct BenchPosition {
     /// Depth to count (the deepest the line lists).
     pub depth: u32,
     /// The count the line expects at that depth.
-    pub expected: u64,
+    pub expected: u128,
 }
 
 /// Reads a benchmark set: every position with its deepest count.
@@ -95,7 +95,7 @@ pub fn run_bench(
         perft_parallel(&position.board, position.depth.saturating_sub(1), mode);
     }
     let mut samples = vec![Vec::with_capacity(repeat); positions.len()];
-    let mut nodes = vec![0u64; positions.len()];
+    let mut nodes = vec![0u128; positions.len()];
     for _ in 0..repeat.max(1) {
         for (i, position) in positions.iter().enumerate() {
             if stopped() {

@@ -75,9 +75,9 @@ pub struct BisectStep {
     /// Plies counted from it.
     pub depth: u32,
     /// Our count.
-    pub ours: u64,
+    pub ours: u128,
     /// The engine's count.
-    pub theirs: u64,
+    pub theirs: u128,
     /// The move descended into next, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
@@ -118,7 +118,7 @@ pub enum BisectError {
         /// Depth asked.
         depth: u32,
         /// Count both gave.
-        nodes: u64,
+        nodes: u128,
     },
 }
 
@@ -211,7 +211,7 @@ fn position(start: &EnginePosition, path: &[String]) -> EnginePosition {
 
 /// Our divide keyed by this board's UCI notation.
 /// Our count per move, by its UCI text.
-type OurDivide = BTreeMap<String, (Move, u64)>;
+type OurDivide = BTreeMap<String, (Move, u128)>;
 
 fn our_divide(board: &Board, depth: u32) -> OurDivide {
     divide_parallel(board, depth, Mode::Bulk, &|_, _| {})
@@ -226,20 +226,23 @@ const LOOK_AHEAD: usize = 6;
 
 /// The engine's divide at a node, keyed by this board's notation, when the
 /// engine printed one that adds up.
-fn engine_divide(node: &Board, run: &crate::engine::EngineRun) -> Option<BTreeMap<String, u64>> {
-    let divide = run.divide.as_ref().filter(|d| d.iter().map(|(_, n)| n).sum::<u64>() == run.nodes)?;
-    let mut theirs: BTreeMap<String, u64> = BTreeMap::new();
+fn engine_divide(node: &Board, run: &crate::engine::EngineRun) -> Option<BTreeMap<String, u128>> {
+    // A sum that overflows even u128 is garbage, not a divide.
+    let sum = run.divide.as_ref()?.iter().try_fold(0u128, |sum, (_, n)| sum.checked_add(*n));
+    let divide = run.divide.as_ref().filter(|_| sum == Some(run.nodes))?;
+    let mut theirs: BTreeMap<String, u128> = BTreeMap::new();
     for (text, nodes) in divide {
         let key = node.parse_uci(text).map(|mv| node.uci(mv)).unwrap_or_else(|_| text.clone());
-        *theirs.entry(key).or_insert(0) += nodes;
+        let entry = theirs.entry(key).or_insert(0);
+        *entry = entry.saturating_add(*nodes);
     }
     Some(theirs)
 }
 
 /// Moves in one divide and not the other: (missing, extra).
 fn set_difference(
-    ours: &BTreeMap<String, (Move, u64)>,
-    theirs: &BTreeMap<String, u64>,
+    ours: &BTreeMap<String, (Move, u128)>,
+    theirs: &BTreeMap<String, u128>,
 ) -> (Vec<String>, Vec<String>) {
     let missing = ours.keys().filter(|k| !theirs.contains_key(*k)).cloned().collect();
     let extra = theirs.keys().filter(|k| !ours.contains_key(*k)).cloned().collect();
@@ -298,7 +301,7 @@ pub fn bisect(
             None => (engine.perft(&position(start, &path), depth, timeout)?, None),
         };
         let ours = ours.unwrap_or_else(|| our_divide(&node, depth));
-        let our_total: u64 = ours.values().map(|&(_, n)| n).sum();
+        let our_total: u128 = ours.values().map(|&(_, n)| n).sum();
         let mut step = BisectStep {
             path: path.clone(),
             fen: node.fen(),
@@ -329,7 +332,7 @@ pub fn bisect(
                 steps.push(step);
                 return Ok(found(&node, path, depth, missing, extra, true, steps));
             }
-            let mut differing: Vec<(&String, Move, u64)> = ours
+            let mut differing: Vec<(&String, Move, u128)> = ours
                 .iter()
                 .filter(|(k, &(_, n))| theirs.get(*k) != Some(&n))
                 .map(|(k, &(mv, n))| (k, mv, n))
@@ -366,7 +369,7 @@ pub fn bisect(
             }
         } else {
             // No divide: ask for each child's count, smallest first.
-            let mut children: Vec<(&String, &(Move, u64))> = ours.iter().collect();
+            let mut children: Vec<(&String, &(Move, u128))> = ours.iter().collect();
             children.sort_by_key(|(_, &(_, n))| n);
             let mut chosen = None;
             if depth > 1 {

@@ -95,7 +95,7 @@ pub fn run_compare(
     let n = entrants.len();
     // samples[engine][position], counts[engine][position], problems likewise
     let mut samples = vec![vec![Vec::new(); positions.len()]; n];
-    let mut counts: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); positions.len()]; n];
+    let mut counts: Vec<Vec<Vec<u128>>> = vec![vec![Vec::new(); positions.len()]; n];
     let mut problems: Vec<Vec<Option<String>>> = vec![vec![None; positions.len()]; n];
     for round in 0..rounds.max(1) {
         for (p, position) in positions.iter().enumerate() {
@@ -148,7 +148,7 @@ pub fn run_compare(
             } else if seen.iter().any(|&c| c != position.expected) {
                 Some(format!(
                     "count disagrees: reported {}, expected {}",
-                    seen.iter().map(u64::to_string).collect::<Vec<_>>().join("/"),
+                    seen.iter().map(u128::to_string).collect::<Vec<_>>().join("/"),
                     position.expected
                 ))
             } else if too_short {

@@ -308,7 +308,7 @@ fn bulk_and_full_perft_agree_and_divide_sums() {
         assert_eq!(perft(&mut b, depth, Mode::Full), bulk);
         let parts = divide(&mut b, depth, Mode::Bulk);
         assert_eq!(parts.len() as u64, b.count_legal_moves());
-        assert_eq!(parts.iter().map(|&(_, n)| n).sum::<u64>(), bulk);
+        assert_eq!(parts.iter().map(|&(_, n)| n).sum::<u128>(), bulk);
         assert_eq!(b.fen(), fen, "perft must leave the board as it found it");
     }
     assert_eq!(perft(&mut Board::startpos(), 0, Mode::Bulk), 1);

@@ -178,7 +178,11 @@ fn engines_without_a_divide_are_bisected_by_child_counts() {
             board.unmake();
         }
         assert!(gap > 0, "no en passant at the faulty position: {failure}");
-        assert_eq!(last["ours"].as_u64().unwrap() - last["theirs"].as_u64().unwrap(), gap, "{failure}");
+        assert_eq!(
+            u128::from(last["ours"].as_u64().unwrap() - last["theirs"].as_u64().unwrap()),
+            gap,
+            "{failure}"
+        );
         assert!(bisection["tags"].as_array().unwrap().contains(&Value::from("en_passant")));
     }
 }

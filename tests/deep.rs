@@ -24,7 +24,7 @@ fn bin() -> Command {
     cmd
 }
 
-fn suite_plan(max_nodes: u64) -> SuitePlan {
+fn suite_plan(max_nodes: u128) -> SuitePlan {
     let files =
         ["standard.epd", "fischer.epd", "sedlak-and-classic.epd", "tricky.perft", "marcel-random.perft"]
             .iter()
@@ -48,7 +48,7 @@ fn hashed_and_unhashed_counts_agree_on_the_suites() {
     assert!(plain.summary.checks > 2000, "only {} checks", plain.summary.checks);
     assert_eq!(plain.summary.failed, 0);
     assert_eq!(hashed.summary.failed, 0, "{:?}", hashed.results.iter().find(|r| !r.ok));
-    let counts = |o: &perft::suite::SuiteOutcome| -> Vec<(String, usize, u32, u64)> {
+    let counts = |o: &perft::suite::SuiteOutcome| -> Vec<(String, usize, u32, u128)> {
         o.results.iter().map(|r| (r.file.clone(), r.line, r.depth, r.nodes)).collect()
     };
     assert_eq!(counts(&plain), counts(&hashed));
@@ -260,7 +260,7 @@ fn ctrl_c_during_suite_writes_a_partial_report() {
 }
 
 #[test]
-fn foreign_and_corrupt_journals_are_refused() {
+fn foreign_journals_are_refused_and_damaged_records_recounted() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("j");
     let output = bin().args(["run", "4", "--checkpoint"]).arg(&journal).output().unwrap();
@@ -271,7 +271,8 @@ fn foreign_and_corrupt_journals_are_refused() {
     let output = bin().args(["run", "5", "--resume"]).arg(&journal).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("another run") && stderr.contains("depth"), "{stderr}");
-    // An edited count: corrupt, named by line.
+    // An edited count: that record is skipped, named by line, and its
+    // subtree counted again; the total is right.
     let text = std::fs::read_to_string(&journal).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let record = &mut lines[9];
@@ -281,10 +282,24 @@ fn foreign_and_corrupt_journals_are_refused() {
     words[n - 2] = (words[n - 2].parse::<u64>().unwrap() + 1).to_string();
     *record = words.join(" ");
     std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let (stdout, code) = resume(&["run", "4"], &journal);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("skipped damaged line 10 (checksum does not match)"), "{stdout}");
+    let (done, total) = resumed_subtrees(&stdout);
+    assert_eq!(done + 1, total, "{stdout}");
+    assert!(stdout.contains("Nodes searched: 197281"), "{stdout}");
+    // The same journal with CRLF line endings resumes alike.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    std::fs::write(&journal, text.replace('\n', "\r\n")).unwrap();
+    let (stdout, code) = resume(&["run", "4"], &journal);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("Nodes searched: 197281"), "{stdout}");
+    // A damaged header: refused as corrupt.
+    std::fs::write(&journal, text.replacen("depth 4", "depth 4 ", 1)).unwrap();
     let output = bin().args(["run", "4", "--resume"]).arg(&journal).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("corrupt at line 10"), "{stderr}");
+    assert!(stderr.contains("corrupt at line 7"), "{stderr}");
     // Not a journal at all.
     std::fs::write(&journal, "hello\n").unwrap();
     let output = bin().args(["run", "4", "--resume"]).arg(&journal).output().unwrap();

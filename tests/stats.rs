@@ -24,7 +24,7 @@ fn published() -> Vec<(String, Vec<DepthStats>)> {
             tables.push((fen.to_string(), Vec::new()));
             continue;
         }
-        let v: Vec<u64> = line
+        let v: Vec<u128> = line
             .split_whitespace()
             .map(|field| field.rsplit("->").next().unwrap().parse().unwrap())
             .collect();
@@ -63,10 +63,10 @@ fn shakmaty_stats(pos: &Chess, depth: u32, rows: &mut [DepthStats]) {
     let Some((row, deeper)) = rows.split_first_mut() else { return };
     for m in pos.legal_moves() {
         row.nodes += 1;
-        row.captures += u64::from(m.is_capture());
-        row.en_passant += u64::from(m.is_en_passant());
-        row.castles += u64::from(m.is_castle());
-        row.promotions += u64::from(m.is_promotion());
+        row.captures += u128::from(m.is_capture());
+        row.en_passant += u128::from(m.is_en_passant());
+        row.castles += u128::from(m.is_castle());
+        row.promotions += u128::from(m.is_promotion());
         let moved_to = match m {
             shakmaty::Move::Castle { king, rook } => shakmaty::Square::from_coords(
                 if rook.file() > king.file() { shakmaty::File::F } else { shakmaty::File::D },
@@ -79,9 +79,9 @@ fn shakmaty_stats(pos: &Chess, depth: u32, rows: &mut [DepthStats]) {
         let checkers = child.checkers();
         if checkers.any() {
             row.checks += 1;
-            row.discovered_checks += u64::from(!checkers.contains(moved_to));
-            row.double_checks += u64::from(checkers.more_than_one());
-            row.checkmates += u64::from(child.is_checkmate());
+            row.discovered_checks += u128::from(!checkers.contains(moved_to));
+            row.double_checks += u128::from(checkers.more_than_one());
+            row.checkmates += u128::from(child.is_checkmate());
         }
         if depth > 1 {
             shakmaty_stats(&child, depth - 1, deeper);
@@ -96,7 +96,7 @@ fn stats_match_shakmaty_on_suite_positions() {
         let parsed = parse_suite(&std::fs::read(data("positions").join(file)).unwrap());
         fens.extend(parsed.entries.into_iter().map(|e| e.fen));
     }
-    let checked: Vec<u64> = fens
+    let checked: Vec<u128> = fens
         .par_iter()
         .filter_map(|fen| {
             let board = Board::from_fen_with(fen, FenOptions::default()).ok()?;
@@ -115,7 +115,7 @@ fn stats_match_shakmaty_on_suite_positions() {
         .collect();
     assert!(checked.len() > 500, "only {} positions compared", checked.len());
     // The comparison must have exercised the rare columns.
-    assert!(checked.iter().sum::<u64>() > 1000);
+    assert!(checked.iter().sum::<u128>() > 1000);
 }
 
 #[test]

@@ -9,23 +9,23 @@ use perft::perft::{perft, Mode};
 use perft::suite::parse_suite;
 use rayon::prelude::*;
 
-const NODE_CAP: u64 = 10_000_000;
+const NODE_CAP: u128 = 10_000_000;
 
-fn node_cap() -> u64 {
+fn node_cap() -> u128 {
     std::env::var("PERFT_TEST_NODE_CAP").ok().and_then(|v| v.parse().ok()).unwrap_or(NODE_CAP)
 }
 
 /// Runs `file` from `positions/`; returns how many checks ran. Positions on
 /// the lines of `strict_rejects` must be refused by strict validation and are
 /// then counted in relaxed mode; every other position must pass strict.
-fn run_suite(file: &str, strict_rejects: &[usize], cap: u64) -> usize {
+fn run_suite(file: &str, strict_rejects: &[usize], cap: u128) -> usize {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("positions").join(file);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let parsed = parse_suite(&bytes);
     assert!(parsed.errors.is_empty(), "{file}: unreadable lines {:#?}", parsed.errors);
     assert!(!parsed.entries.is_empty(), "{file}: no positions");
 
-    let checks: Vec<(usize, &str, u32, u64)> = parsed
+    let checks: Vec<(usize, &str, u32, u128)> = parsed
         .entries
         .iter()
         .flat_map(|e| e.counts.iter().map(move |&(d, n)| (e.line, e.fen.as_str(), d, n)))
@@ -100,12 +100,12 @@ fn tricky_positions_relaxed() {
 #[test]
 #[ignore = "full depth: about 4.9 trillion nodes"]
 fn all_suites_full_depth() {
-    run_suite("standard.epd", &[51], u64::MAX);
-    run_suite("fischer.epd", &[], u64::MAX);
-    run_suite("sedlak-and-classic.epd", &[133], u64::MAX);
-    run_suite("ferdy-double-checks.epd", &[], u64::MAX);
-    run_suite("ferdy-enpassant.epd", &[], u64::MAX);
-    run_suite("marcel-random.perft", &[], u64::MAX);
-    run_suite("tricky.perft", &[121, 127, 133, 139, 145, 151, 157, 163, 169, 180, 199], u64::MAX);
-    run_suite("tricky-python-chess.perft", &[104, 110, 116, 122, 128, 134, 144], u64::MAX);
+    run_suite("standard.epd", &[51], u128::MAX);
+    run_suite("fischer.epd", &[], u128::MAX);
+    run_suite("sedlak-and-classic.epd", &[133], u128::MAX);
+    run_suite("ferdy-double-checks.epd", &[], u128::MAX);
+    run_suite("ferdy-enpassant.epd", &[], u128::MAX);
+    run_suite("marcel-random.perft", &[], u128::MAX);
+    run_suite("tricky.perft", &[121, 127, 133, 139, 145, 151, 157, 163, 169, 180, 199], u128::MAX);
+    run_suite("tricky-python-chess.perft", &[104, 110, 116, 122, 128, 134, 144], u128::MAX);
 }

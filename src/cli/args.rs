@@ -130,7 +130,7 @@ pub struct RunArgs {
     pub depth: u32,
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Worker threads [default: all cores].
+    /// Worker threads, 1 to 1024 [default: all cores].
     #[arg(long, short = 't', value_name = "N")]
     pub threads: Option<usize>,
     /// Make every leaf move instead of counting the last ply by set sizes
@@ -176,8 +176,8 @@ pub struct SuiteArgs {
     pub max_depth: Option<u32>,
     /// Skip checks whose expected count exceeds N.
     #[arg(long, value_name = "N")]
-    pub max_nodes: Option<u64>,
-    /// Worker threads [default: all cores].
+    pub max_nodes: Option<u128>,
+    /// Worker threads, 1 to 1024 [default: all cores].
     #[arg(long, short = 't', value_name = "N")]
     pub threads: Option<usize>,
     /// Accept impossible-but-playable positions (such as those of
@@ -195,7 +195,8 @@ pub struct SuiteArgs {
     #[arg(long)]
     pub full: bool,
     /// Share a hash table of MB mebibytes for subtree counts across all
-    /// positions and depths (a failing check's divide is recounted without it).
+    /// positions and depths (a failing check's divide is recounted with a
+    /// second table indexed by the second key set).
     #[arg(long, value_name = "MB")]
     pub hash: Option<u64>,
     /// Write the JSON report to FILE (`-` for stdout) instead of
@@ -251,6 +252,9 @@ pub struct CompareArgs {
     /// Seconds one count may take before the engine is killed.
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
     pub timeout: f64,
+    /// Seconds a UCI engine may take to answer `uci` and each `isready`.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub handshake_timeout: f64,
     /// Threads for this program and for UCI engines (their `Threads`
     /// option).
     #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
@@ -304,7 +308,7 @@ pub struct CheckArgs {
     pub max_depth: Option<u32>,
     /// Skip checks whose expected count exceeds N.
     #[arg(long, value_name = "N")]
-    pub max_nodes: Option<u64>,
+    pub max_nodes: Option<u128>,
     /// Also check every position at depth D, with our count as the reference
     /// where the file has none.
     #[arg(long, value_name = "D", value_parser = depth_parser())]
@@ -316,6 +320,9 @@ pub struct CheckArgs {
     /// restarted.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
+    /// Seconds a UCI engine may take to answer `uci` and each `isready`.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub handshake_timeout: f64,
     /// Accept impossible-but-playable positions.
     #[arg(long)]
     pub relaxed: bool,
@@ -351,6 +358,9 @@ pub struct DebugArgs {
     /// Seconds one engine call may take.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
+    /// Seconds a UCI engine may take to answer `uci` and each `isready`.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub handshake_timeout: f64,
     /// Threads for our own counts.
     #[arg(long, short = 't', value_name = "N")]
     pub threads: Option<usize>,

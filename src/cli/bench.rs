@@ -12,7 +12,7 @@ use perft::suite::parse_suite;
 
 use super::args::BenchArgs;
 use super::output::{self, ReportTarget};
-use super::{exit_status, EXIT_INTERRUPTED, INTERRUPTED};
+use super::{exit_status, interrupted, interrupted_status, INTERRUPTED};
 
 /// The bundled benchmark set.
 pub const BENCH_SET: &[u8] = include_bytes!("../../positions/bench.epd");
@@ -54,13 +54,13 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
         })
     })?;
     bar.finish_and_clear();
-    let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
+    let interrupted = interrupted();
     if entries.is_empty() {
         eprintln!("interrupted before any position was timed; no report written");
-        return Ok(EXIT_INTERRUPTED);
+        return Ok(interrupted_status());
     }
 
-    let total_nodes: u64 = entries.iter().map(|e| e.nodes).sum();
+    let total_nodes: u128 = entries.iter().map(|e| e.nodes).sum();
     let sum = |f: fn(&Stats) -> f64| entries.iter().map(|e| f(&e.seconds)).sum::<f64>();
     let seconds = Stats { min: sum(|s| s.min), median: sum(|s| s.median), max: sum(|s| s.max) };
     let total = BenchTotal {

@@ -6,17 +6,27 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use perft::bisect::BisectError;
 use perft::bisect::{bisect, BisectStep, Bisection};
 use perft::board::CastlingMode;
-use perft::engine::{Engine, EnginePosition, EngineSpec};
-use perft::perft::{perft_parallel, with_threads, Mode};
-use perft::report::{CheckReport, CheckResult, CheckSummary, CheckedEngine, ReportHeader, SuiteSettings};
+use perft::engine::{Engine, EngineError, EnginePosition, EngineSpec};
+use perft::perft::{count, with_threads, Mode, Search};
+use perft::report::{
+    CheckReport, CheckResult, CheckSummary, CheckedEngine, ReportHeader, SuiteError, SuiteSettings,
+};
 use perft::suite::{SuiteOptions, SuitePlan};
 
 use super::args::{CheckArgs, DebugArgs};
 use super::output::{self, ReportTarget};
 use super::suite::suite_files;
-use super::{exit_status, EXIT_INTERRUPTED, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
+use super::{exit_status, interrupted, interrupted_status, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
+
+/// After this many start-up or handshake failures in a row, `check` stops
+/// asking the engine (a silent engine would otherwise cost a handshake
+/// timeout for every count).
+const MAX_STARTUP_FAILURES: usize = 3;
+/// Lines of an engine's last output shown under an ERROR line.
+const ERROR_OUTPUT_LINES: usize = 8;
 
 /// `[NAME=]SPEC` into a name and a spec; without a name, the program's file
 /// name.
@@ -95,8 +105,9 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     let items = plan.planned();
     let (positions, skipped) = (plan.positions(), plan.skipped());
     let errors = plan.errors().to_vec();
+    let mut error_count = plan.error_count();
 
-    let mut engine = spec.build(&name, None);
+    let mut engine = spec.build(&name, &output::engine_options(None, args.handshake_timeout)?);
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     writeln!(out, "checking {name} ({spec}) on {} counts of {positions} positions", items.len())?;
     let bar = output::progress_bar(
@@ -106,15 +117,21 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     );
     let start = Instant::now();
     let total = items.len();
+    // The engine's last consecutive start-up failure, and how many.
+    let mut startup_failures: (usize, Option<String>) = (0, None);
     let results = with_threads(threads, || -> Result<Vec<CheckResult>> {
         let mut results = Vec::new();
         for item in items {
-            if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+            if interrupted() || startup_failures.0 >= MAX_STARTUP_FAILURES {
                 break;
             }
             let (expected, expected_from) = match item.expected {
                 Some(n) => (n, "file"),
-                None => (perft_parallel(&item.board, item.depth, Mode::Bulk), "perft"),
+                None => {
+                    let search = Search { mode: Mode::Bulk, table: None, stop: Some(&INTERRUPTED) };
+                    let Some(nodes) = count(&item.board, item.depth, &search) else { break };
+                    (nodes, "perft")
+                }
             };
             let position = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
             let began = Instant::now();
@@ -137,14 +154,22 @@ pub fn check(args: CheckArgs) -> Result<u8> {
                 reproduce: None,
             };
             match answer {
+                // Stopped by a signal: not the engine's fault, not a result.
+                Err(EngineError::Interrupted) => break,
                 Err(e) => {
                     bar.println(format!(
                         "ERROR {}:{} depth {}: {name} {e}",
                         item.file, item.line, item.depth
                     ));
+                    if e.is_startup() {
+                        startup_failures = (startup_failures.0 + 1, Some(e.to_string()));
+                    } else {
+                        startup_failures = (0, None);
+                    }
                     result.error = Some(e.to_string());
                 }
                 Ok(run) => {
+                    startup_failures = (0, None);
                     result.engine_nodes = Some(run.nodes);
                     result.ok = run.nodes == expected;
                     if !result.ok {
@@ -161,15 +186,15 @@ pub fn check(args: CheckArgs) -> Result<u8> {
                                 result.reproduce = Some(reproduce(&args.engine, &bisection));
                                 result.bisection = Some(bisection);
                             }
+                            Err(BisectError::Engine(EngineError::Interrupted)) => {
+                                result.bisection_error = Some("stopped by an interrupt".into())
+                            }
                             Err(e) => result.bisection_error = Some(e.to_string()),
                         }
                     }
                 }
             }
             bar.inc(1);
-            if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) && result.error.is_some() {
-                break; // cut short by Ctrl-C: not the engine's fault
-            }
             let failed = !result.ok && result.error.is_none();
             results.push(result);
             if failed && args.fail_fast {
@@ -180,7 +205,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     })??;
     bar.finish_and_clear();
 
-    let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
+    let interrupted = interrupted();
     let mut failures_by_tag: BTreeMap<String, usize> = BTreeMap::new();
     for r in results.iter().filter(|r| !r.ok && r.error.is_none()) {
         writeln!(
@@ -208,26 +233,39 @@ pub fn check(args: CheckArgs) -> Result<u8> {
             writeln!(out, "  reproduce: {command}")?;
         }
     }
+    let mut previous_error = None;
     for r in results.iter().filter(|r| r.error.is_some()) {
         let error = r.error.as_deref().unwrap_or_default();
-        writeln!(
-            out,
-            "ERROR {}:{}: depth {}: {}",
-            r.file,
-            r.line,
-            r.depth,
-            error.lines().next().unwrap_or("")
-        )?;
+        if previous_error == Some(error) {
+            writeln!(out, "ERROR {}:{}: depth {}: the same error again", r.file, r.line, r.depth)?;
+            continue;
+        }
+        previous_error = Some(error);
+        let mut lines = error.lines();
+        writeln!(out, "ERROR {}:{}: depth {}: {}", r.file, r.line, r.depth, lines.next().unwrap_or(""))?;
+        // The engine's last output, so logs show what it said.
+        let rest: Vec<&str> = lines.collect();
+        for line in &rest[rest.len().saturating_sub(ERROR_OUTPUT_LINES)..] {
+            writeln!(out, "    {line}")?;
+        }
     }
-    for e in &errors {
-        writeln!(out, "ERROR {}:{}: {}", e.file, e.line, e.message)?;
+    output::print_suite_errors(&mut out, &errors, target.is_some())?;
+    let mut errors = errors;
+    if let (MAX_STARTUP_FAILURES.., Some(error)) = startup_failures {
+        let message = format!(
+            "{name} failed to start {MAX_STARTUP_FAILURES} times in a row; not asked again (last error: {})",
+            error.lines().next().unwrap_or("")
+        );
+        writeln!(out, "ERROR {message}")?;
+        errors.push(SuiteError { file: String::new(), line: 0, message });
+        error_count += 1;
     }
     let summary = CheckSummary {
         positions,
         checks: results.len(),
         passed: results.iter().filter(|r| r.ok).count(),
         failed: results.iter().filter(|r| !r.ok && r.error.is_none()).count(),
-        errors: results.iter().filter(|r| r.error.is_some()).count() + errors.len(),
+        errors: results.iter().filter(|r| r.error.is_some()).count() + error_count,
         skipped: skipped + (total - results.len()),
         failures_by_tag,
         seconds: start.elapsed().as_secs_f64(),
@@ -283,7 +321,8 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
         moves: board.moves_played().map(|m| m.uci(board.is_chess960()).to_string()).collect(),
         chess960: board.is_chess960(),
     };
-    let mut engine: Box<dyn Engine> = spec.build(&name, None);
+    let mut engine: Box<dyn Engine> =
+        spec.build(&name, &output::engine_options(None, args.handshake_timeout)?);
     println!("debugging {name} ({spec}) at depth {}: {}", args.depth, board.fen());
     // Steps are printed from a pool thread: no stdout lock may be held here.
     let result = with_threads(threads, || {
@@ -291,18 +330,18 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
             let at = if step.path.is_empty() { "root".to_string() } else { step.path.join(" ") };
             let next = step.next.as_deref().map_or(String::new(), |m| format!(", descending into {m}"));
             println!(
-                "  {at}: depth {}: perft {}, {name} {} ({:+}){next}",
+                "  {at}: depth {}: perft {}, {name} {} ({}){next}",
                 step.depth,
                 step.ours,
                 step.theirs,
-                step.theirs as i128 - step.ours as i128
+                output::signed_difference(step.theirs, step.ours)
             );
         })
     })?;
     let mut out = std::io::stdout().lock();
-    if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+    if interrupted() {
         writeln!(out, "interrupted; what the bisection found so far is printed above")?;
-        return Ok(EXIT_INTERRUPTED);
+        return Ok(interrupted_status());
     }
     match result {
         Ok(bisection) => {

@@ -12,7 +12,7 @@ use perft::report::{ComparePosition, CompareReport, ReportHeader};
 use super::args::CompareArgs;
 use super::bench::load_positions;
 use super::output::{self, ReportTarget};
-use super::{exit_status, INTERRUPTED};
+use super::{exit_status, interrupted, INTERRUPTED};
 
 /// Our own engine: this binary, run per count like any command engine.
 fn ourselves(threads: usize) -> Result<Entrant> {
@@ -29,7 +29,8 @@ fn ourselves(threads: usize) -> Result<Entrant> {
         threads.to_string(),
     ];
     let spec = format!("cmd:{} run {{depth}} --fen {{fen}} --quiet --threads {threads}", exe);
-    Ok(Entrant { engine: Box::new(CommandEngine::new("perft", template, r"^(\d+)$".into())), spec })
+    let engine = CommandEngine::new("perft", template, r"^(\d+)$".into()).with_stop(Some(&INTERRUPTED));
+    Ok(Entrant { engine: Box::new(engine), spec })
 }
 
 pub fn compare(args: CompareArgs) -> Result<u8> {
@@ -38,6 +39,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         bail!("--repeat must be at least 1");
     }
     let timeout = output::timeout(args.timeout)?;
+    let engine_options = output::engine_options(Some(args.threads), args.handshake_timeout)?;
     let mut patterns: BTreeMap<String, String> = BTreeMap::new();
     for item in &args.total_regex {
         let (name, regex) =
@@ -53,7 +55,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
             bail!("--engine {item:?}: the name {name:?} is empty or already taken (perft is this program)");
         }
         let spec = EngineSpec::parse(spec, patterns.get(name).map(String::as_str))?;
-        entrants.push(Entrant { engine: spec.build(name, Some(args.threads)), spec: spec.to_string() });
+        entrants.push(Entrant { engine: spec.build(name, &engine_options), spec: spec.to_string() });
     }
     for name in patterns.keys() {
         if !names.contains(name) {
@@ -104,7 +106,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     );
     bar.finish_and_clear();
     drop(bar);
-    let interrupted = INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst);
+    let interrupted = interrupted();
     if interrupted {
         writeln!(out, "interrupted: the table holds the runs that finished")?;
     }

@@ -6,8 +6,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-use perft::report::{BenchReport, MachineInfo, Stats, SuiteReport};
-use serde_json::Value;
+use perft::report::{self, BenchReport, MachineInfo, Stats, SuiteReport};
 
 use super::args::DiffArgs;
 use super::{EXIT_MISMATCH, EXIT_OK};
@@ -29,22 +28,13 @@ impl Report {
 
 fn read(path: &Path) -> Result<Report> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let value: Value =
-        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
-    let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
-    let kind = match kind {
-        "" if value.get("positions").is_some() && value.get("total").is_some() => "bench",
-        "" if value.get("results").is_some() && value.get("summary").is_some() => "suite",
-        kind => kind,
-    };
-    match kind {
+    let kind = report::report_kind(&text).with_context(|| format!("{} is not JSON", path.display()))?;
+    match kind.as_str() {
         "bench" => Ok(Report::Bench(
-            serde_json::from_value(value)
-                .with_context(|| format!("{}: not a bench report", path.display()))?,
+            report::from_json(&text).with_context(|| format!("{}: not a bench report", path.display()))?,
         )),
         "suite" => Ok(Report::Suite(
-            serde_json::from_value(value)
-                .with_context(|| format!("{}: not a suite report", path.display()))?,
+            report::from_json(&text).with_context(|| format!("{}: not a suite report", path.display()))?,
         )),
         other => bail!("{}: a {other:?} report; diff compares bench or suite reports", path.display()),
     }

@@ -12,9 +12,13 @@ mod run;
 mod suite;
 mod uci;
 
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use clap::Parser;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 
 pub use args::{Cli, Command};
 
@@ -24,15 +28,16 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_MISMATCH: u8 = 1;
 /// Exit status: bad input or usage (unreadable files, malformed FEN, bad options).
 pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit status: interrupted by Ctrl-C (128 + SIGINT) after writing what was
-/// finished.
-pub const EXIT_INTERRUPTED: u8 = 130;
+/// The signals handled like Ctrl-C: what `timeout`, CI cancellation,
+/// `docker stop`, Slurm and a closed terminal send.
+const STOP_SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
 
-/// The exit status of a command, by the documented precedence: Ctrl-C
-/// (130), then a wrong count (1), then bad input or a failed engine (2).
+/// The exit status of a command, by the documented precedence: a signal
+/// (128 + its number: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP),
+/// then a wrong count (1), then bad input or a failed engine (2).
 pub fn exit_status(mismatch: bool, bad_input: bool, interrupted: bool) -> u8 {
     if interrupted {
-        EXIT_INTERRUPTED
+        interrupted_status()
     } else if mismatch {
         EXIT_MISMATCH
     } else if bad_input {
@@ -42,24 +47,60 @@ pub fn exit_status(mismatch: bool, bad_input: bool, interrupted: bool) -> u8 {
     }
 }
 
-/// Raised by the first Ctrl-C: work stops starting new subtrees, checks or
-/// runs, and each command writes what it finished. A second Ctrl-C exits at
-/// once.
-pub static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Raised by the first SIGINT, SIGTERM or SIGHUP: work stops starting new
+/// subtrees, checks or runs, running engine calls are stopped, and each
+/// command writes what it finished. A second signal exits at once.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-fn install_interrupt_handler() {
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            std::process::exit(i32::from(EXIT_INTERRUPTED));
+/// The first stop signal received (0: none).
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// Whether a stop signal arrived (the stop flag [`INTERRUPTED`] is also
+/// raised by a failing journal, which is not an interruption).
+pub fn interrupted() -> bool {
+    SIGNAL.load(Ordering::SeqCst) != 0
+}
+
+/// 128 + the number of the signal that stopped the run (130 when the stop
+/// came from elsewhere).
+pub fn interrupted_status() -> u8 {
+    match SIGNAL.load(Ordering::SeqCst) {
+        signal @ 1..=127 => 128 + signal as u8,
+        _ => 130,
+    }
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        SIGTERM => "SIGTERM",
+        SIGHUP => "SIGHUP",
+        _ => "Ctrl-C",
+    }
+}
+
+fn install_signal_handlers() {
+    let Ok(mut signals) = Signals::new(STOP_SIGNALS) else { return };
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            if SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst).is_err() {
+                // The second signal: no destructor runs, so end the engines
+                // here.
+                perft::engine::kill_all();
+                std::process::exit(128 + signal);
+            }
+            INTERRUPTED.store(true, Ordering::SeqCst);
+            // After SIGHUP the terminal may be gone: never panic on stderr.
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n{}: finishing what is running and writing what is done (again to quit now)",
+                signal_name(signal)
+            );
         }
-        eprintln!(
-            "\ninterrupted: finishing what is running and writing what is done (Ctrl-C again to quit now)"
-        );
     });
 }
 
 pub fn main() -> ExitCode {
-    install_interrupt_handler();
+    install_signal_handlers();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -82,10 +123,12 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
-        Err(error) if is_broken_pipe(&error) => ExitCode::from(EXIT_OK),
+        Err(error) if is_broken_pipe(&error) && !interrupted() => ExitCode::from(EXIT_OK),
         Err(error) => {
-            eprintln!("Error: {error:#}");
-            ExitCode::from(EXIT_BAD_INPUT)
+            let _ = writeln!(std::io::stderr(), "Error: {error:#}");
+            // After a signal (a closed terminal, say) the signal's status
+            // tells why the run ended.
+            ExitCode::from(if interrupted() { interrupted_status() } else { EXIT_BAD_INPUT })
         }
     }
 }

@@ -7,19 +7,31 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
-use perft::perft::{KeySet, PerftTable};
+use perft::engine::EngineOptions;
+use perft::perft::{KeySet, PerftTable, MAX_THREADS};
 use perft::report;
 use serde::Serialize;
 
 use super::args::PositionArgs;
 
-/// The thread count to use: as asked, or all cores.
+/// The thread count to use: as asked (1 to [`MAX_THREADS`], refused
+/// otherwise before any work starts), or all cores (at most
+/// [`MAX_THREADS`]).
 pub fn threads(requested: Option<usize>) -> Result<usize> {
     match requested {
         Some(0) => bail!("--threads must be at least 1"),
+        Some(n) if n > MAX_THREADS => bail!(
+            "--threads {n} is more than the maximum of {MAX_THREADS} (this machine has {} cores)",
+            cores()
+        ),
         Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        None => Ok(cores().min(MAX_THREADS)),
     }
+}
+
+/// Hardware threads available to this process.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// `--timeout SECONDS` as a duration: positive and finite.
@@ -28,6 +40,19 @@ pub fn timeout(seconds: f64) -> Result<std::time::Duration> {
         bail!("--timeout must be a positive number of seconds");
     }
     Ok(std::time::Duration::from_secs_f64(seconds))
+}
+
+/// How engines run: told `threads` (UCI `Threads`), stopped by a signal,
+/// and given `handshake_seconds` for `uci` and `isready`.
+pub fn engine_options(threads: Option<usize>, handshake_seconds: f64) -> Result<EngineOptions> {
+    if !(handshake_seconds > 0.0 && handshake_seconds.is_finite()) {
+        bail!("--handshake-timeout must be a positive number of seconds");
+    }
+    Ok(EngineOptions {
+        threads,
+        stop: Some(&super::INTERRUPTED),
+        handshake: std::time::Duration::from_secs_f64(handshake_seconds),
+    })
 }
 
 /// The board described by `--fen`/`--startpos`, `--moves`, `--chess960`.
@@ -89,6 +114,39 @@ impl ReportTarget {
     }
 }
 
+/// Unreadable lines printed per file; the rest are counted.
+const PRINTED_ERRORS_PER_FILE: usize = 10;
+
+/// Prints suite errors as `ERROR file:line: message` lines: at most
+/// [`PRINTED_ERRORS_PER_FILE`] line errors per file, then how many more
+/// there are; whole-file errors always.
+pub fn print_suite_errors(out: &mut dyn Write, errors: &[report::SuiteError], in_report: bool) -> Result<()> {
+    let mut index = 0;
+    while index < errors.len() {
+        let file = &errors[index].file;
+        let end = errors[index..].iter().position(|e| &e.file != file).map_or(errors.len(), |n| index + n);
+        let mut shown = 0;
+        let mut hidden = 0;
+        for error in &errors[index..end] {
+            if error.line == 0 {
+                let place = if error.file.is_empty() { String::new() } else { format!("{}: ", error.file) };
+                writeln!(out, "ERROR {place}{}", error.message)?;
+            } else if shown < PRINTED_ERRORS_PER_FILE {
+                writeln!(out, "ERROR {}:{}: {}", error.file, error.line, error.message)?;
+                shown += 1;
+            } else {
+                hidden += 1;
+            }
+        }
+        if hidden > 0 {
+            let whereabouts = if in_report { " (listed in the JSON report)" } else { "" };
+            writeln!(out, "ERROR {file}: {hidden} more unreadable lines not shown here{whereabouts}")?;
+        }
+        index = end;
+    }
+    Ok(())
+}
+
 /// Human output: stdout, or stderr when stdout carries the JSON report.
 pub fn human_output(report_on_stdout: bool) -> Box<dyn Write> {
     if report_on_stdout {
@@ -96,6 +154,27 @@ pub fn human_output(report_on_stdout: bool) -> Box<dyn Write> {
     } else {
         Box::new(std::io::stdout())
     }
+}
+
+/// `count - reference` with its sign (`+5`, `-6007`, `+0`), exact for any
+/// two counts.
+pub fn signed_difference(count: u128, reference: u128) -> String {
+    if count >= reference {
+        format!("+{}", count - reference)
+    } else {
+        format!("-{}", reference - count)
+    }
+}
+
+/// A node count as a progress bar position: counts past 2⁶⁴ are shifted
+/// right by `shift` bits (see [`progress_shift`]) so they fit its `u64`.
+pub fn progress_units(nodes: u128, shift: u32) -> u64 {
+    u64::try_from(nodes >> shift).unwrap_or(u64::MAX)
+}
+
+/// The shift that makes a total of `nodes` fit a progress bar.
+pub fn progress_shift(nodes: u128) -> u32 {
+    (128 - nodes.leading_zeros()).saturating_sub(64)
 }
 
 /// A progress bar on stderr, or a hidden one when stderr is not a terminal.
@@ -113,7 +192,7 @@ pub fn progress_bar(len: u64, template: &str, visible: bool) -> ProgressBar {
 }
 
 /// Millions of nodes per second.
-pub fn mnps(nodes: u64, seconds: f64) -> f64 {
+pub fn mnps(nodes: u128, seconds: f64) -> f64 {
     if seconds > 0.0 {
         nodes as f64 / seconds / 1e6
     } else {

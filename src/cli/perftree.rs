@@ -20,7 +20,7 @@ pub fn perftree(args: super::args::PerftreeArgs) -> Result<u8> {
     } else {
         with_threads(threads, || divide_parallel(&board, args.depth, Mode::Bulk, &|_, _| {}))?
     };
-    let total: u64 = if args.depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
+    let total: u128 = if args.depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
     let mut out = std::io::stdout().lock();
     for (mv, nodes) in divide {
         writeln!(out, "{} {nodes}", board.uci(mv))?;

@@ -5,7 +5,6 @@ use std::io::Write;
 use anyhow::{bail, Context, Result};
 use perft::chart::{bench_history_chart, compare_chart, escape, html_page, stack_svgs};
 use perft::report::{write_atomic, BenchReport, CompareReport};
-use serde_json::Value;
 
 use super::args::ReportArgs;
 use super::EXIT_OK;
@@ -56,22 +55,24 @@ pub fn report(args: ReportArgs) -> Result<u8> {
     for path in &args.files {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let value: Value =
-            serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
-        match value.get("kind").and_then(Value::as_str) {
-            Some("compare") => compares.push(
-                serde_json::from_value::<CompareReport>(value)
+        let kind =
+            perft::report::report_kind(&text).with_context(|| format!("{} is not JSON", path.display()))?;
+        match kind.as_str() {
+            "compare" => compares.push(
+                perft::report::from_json::<CompareReport>(&text)
                     .with_context(|| format!("{}: malformed compare report", path.display()))?,
             ),
-            Some("bench") => benches.push(
-                serde_json::from_value::<BenchReport>(value)
+            "bench" => benches.push(
+                perft::report::from_json::<BenchReport>(&text)
                     .with_context(|| format!("{}: malformed bench report", path.display()))?,
             ),
-            other => bail!(
-                "{}: a {} report; charts are drawn from compare and bench reports",
-                path.display(),
-                other.unwrap_or("unknown")
+            "" => bail!(
+                "{}: an unknown report; charts are drawn from compare and bench reports",
+                path.display()
             ),
+            other => {
+                bail!("{}: a {other} report; charts are drawn from compare and bench reports", path.display())
+            }
         }
     }
     benches.sort_by(|a, b| a.header.timestamp.cmp(&b.header.timestamp));

@@ -9,20 +9,21 @@ use anyhow::{bail, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
 use perft::perft::journal::{plan_tasks, Journal, JournalHeader};
-use perft::perft::{count, divide_with, perft_stats, with_threads, KeySet, Mode, PerftTable, Search};
+use perft::perft::{count, divide_with, perft_stats, with_threads, KeySet, Mode, Search};
 use perft::report::{DivideEntry, HashInfo, ReportHeader, RunReport};
 use perft::types::Move;
 use rayon::prelude::*;
 
 use super::args::RunArgs;
 use super::output::{self, ReportTarget};
-use super::{EXIT_INTERRUPTED, EXIT_OK, INTERRUPTED};
+use super::{interrupted_status, EXIT_OK, INTERRUPTED};
 
 /// Root moves with their counts; `None` for a move cut short by Ctrl-C.
-type Divide = Vec<(Move, Option<u64>)>;
+type Divide = Vec<(Move, Option<u128>)>;
 
 /// Counts through a journal: the tree split into subtrees, each finished
-/// one recorded, those already in the journal skipped.
+/// one recorded, those already in the journal skipped. Returns the divide
+/// and the nodes taken from the journal.
 fn count_with_journal(
     board: &Board,
     depth: u32,
@@ -30,23 +31,23 @@ fn count_with_journal(
     args: &RunArgs,
     out: &mut dyn Write,
     threads: usize,
-) -> Result<(Divide, u64)> {
+) -> Result<(Divide, u128)> {
     let (split, tasks) = plan_tasks(board, depth);
     let header = JournalHeader { fen: board.fen(), depth, mode: search.mode, split, tasks: tasks.len() };
     let (journal, done) = match (&args.checkpoint, &args.resume) {
         (Some(path), _) => (Journal::create(path, &header)?, Default::default()),
         (None, Some(path)) => {
-            let (journal, done, note) = Journal::resume(path, &header, &tasks, board)?;
-            if let Some(note) = note {
+            let resumed = Journal::resume(path, &header, &tasks, board)?;
+            for note in &resumed.notes {
                 writeln!(out, "note: {note}")?;
             }
-            writeln!(out, "resuming: {} of {} subtrees already done", done.len(), tasks.len())?;
-            (journal, done)
+            writeln!(out, "resuming: {} of {} subtrees already done", resumed.done.len(), tasks.len())?;
+            (resumed.journal, resumed.done)
         }
         (None, None) => unreachable!("only called with a journal"),
     };
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let counts: Vec<Option<u64>> = with_threads(threads, || {
+    let counts: Vec<Option<u128>> = with_threads(threads, || {
         tasks
             .par_iter()
             .enumerate()
@@ -63,6 +64,7 @@ fn count_with_journal(
                     path.iter().map(|&m| m.uci(board.is_chess960()).to_string()).collect();
                 if let Err(e) = journal.record(i, &moves, n) {
                     failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e.into());
+                    // Stop the other subtrees: their counts could not be kept.
                     INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
                     return None;
                 }
@@ -73,7 +75,7 @@ fn count_with_journal(
     if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(error.context("cannot write the journal; stopped"));
     }
-    let resumed: u64 = done.values().sum();
+    let resumed: u128 = done.values().sum();
     // Subtrees are in root-move order: sum them per root move.
     let mut divide: Divide = Vec::new();
     for (path, n) in tasks.iter().zip(counts) {
@@ -109,28 +111,37 @@ pub fn run(args: RunArgs) -> Result<u8> {
         !args.quiet && depth >= 6 && !journaled,
     );
     let table = args.hash.map(|mb| output::hash_table(mb, KeySet::Primary)).transpose()?;
-    let run_once = |table: Option<&PerftTable>, out: &mut dyn Write| -> Result<(Divide, u64)> {
-        if depth == 0 {
-            return Ok((Vec::new(), 0));
-        }
-        let search = Search { mode, table, stop: Some(&INTERRUPTED) };
+    let start = Instant::now();
+    let (divide, resumed) = if depth == 0 {
+        (Vec::new(), 0)
+    } else {
+        let search = Search { mode, table: table.as_ref(), stop: Some(&INTERRUPTED) };
         if journaled {
-            count_with_journal(&board, depth, &search, &args, out, threads)
+            count_with_journal(&board, depth, &search, &args, &mut out, threads)?
         } else {
-            Ok((with_threads(threads, || divide_with(&board, depth, &search, &|_, _| bar.inc(1)))?, 0))
+            (with_threads(threads, || divide_with(&board, depth, &search, &|_, _| bar.inc(1)))?, 0)
         }
     };
-    let start = Instant::now();
-    let (divide, resumed) = run_once(table.as_ref(), &mut out)?;
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let finished = divide.iter().all(|(_, n)| n.is_some());
-    let nodes: u64 = if depth == 0 { 1 } else { divide.iter().filter_map(|&(_, n)| n).sum() };
+    let nodes: u128 = if depth == 0 { 1 } else { divide.iter().filter_map(|&(_, n)| n).sum() };
     let mut hash = table.as_ref().map(|table| HashInfo::of(table, args.hash.unwrap_or(0)));
     drop(table);
+    let report = |nodes: u128, hash: Option<HashInfo>, interrupted: bool| RunReport {
+        mode: mode.name().to_string(),
+        nodes_per_second: if seconds > 0.0 { (nodes - resumed.min(nodes)) as f64 / seconds } else { 0.0 },
+        divide: divide
+            .iter()
+            .filter_map(|&(mv, n)| Some(DivideEntry { mv: board.uci(mv), nodes: n? }))
+            .collect(),
+        hash,
+        interrupted,
+        ..report_of(&args, &board, threads, nodes, seconds)
+    };
 
     if !finished {
-        // Ctrl-C: show what finished, say how to go on.
+        // A signal: show and write what finished, say how to go on.
         writeln!(out, "interrupted after {seconds:.1} s; root moves finished:")?;
         for &(mv, n) in &divide {
             if let Some(n) = n {
@@ -147,27 +158,35 @@ pub fn run(args: RunArgs) -> Result<u8> {
                 path.display()
             )?;
         }
+        if let Some(target) = &target {
+            target.write(&report(nodes, hash, true), &mut out)?;
+        }
         out.flush()?;
-        return Ok(EXIT_INTERRUPTED);
+        return Ok(interrupted_status());
     }
-    let divide: Vec<(Move, u64)> = divide.into_iter().map(|(mv, n)| (mv, n.unwrap_or(0))).collect();
 
     if args.verify_hash {
         let second = output::hash_table(args.hash.unwrap_or(1), KeySet::Secondary)?;
         let search = Search { mode, table: Some(&second), stop: Some(&INTERRUPTED) };
         let again = with_threads(threads, || divide_with(&board, depth, &search, &|_, _| {}))?;
         if again.iter().any(|(_, n)| n.is_none()) {
-            writeln!(out, "interrupted during --verify-hash; the first run's total was {nodes}")?;
-            return Ok(EXIT_INTERRUPTED);
+            writeln!(
+                out,
+                "interrupted during --verify-hash; the first run's total was {nodes} (not verified)"
+            )?;
+            if let Some(target) = &target {
+                target.write(&report(nodes, hash, true), &mut out)?;
+            }
+            return Ok(interrupted_status());
         }
-        let agree = again.iter().zip(&divide).all(|(a, b)| a.0 == b.0 && a.1 == Some(b.1));
+        let agree = again.iter().zip(&divide).all(|(a, b)| a.0 == b.0 && a.1 == b.1);
         if let Some(hash) = hash.as_mut() {
             hash.verified = Some(agree);
         }
         if !agree {
-            let other: u64 = again.iter().filter_map(|&(_, n)| n).sum();
+            let other: u128 = again.iter().filter_map(|&(_, n)| n).sum();
             bail!(
-                "--verify-hash: the second key set gives {other} nodes, the first {nodes}: a hash collision \\
+                "--verify-hash: the second key set gives {other} nodes, the first {nodes}: a hash collision \
                  corrupted one of the runs; rerun without --hash for the exact count"
             );
         }
@@ -177,7 +196,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
         writeln!(out, "{nodes}")?;
     } else {
         for &(mv, n) in &divide {
-            writeln!(out, "{}: {n}", board.uci(mv))?;
+            writeln!(out, "{}: {}", board.uci(mv), n.unwrap_or(0))?;
         }
         writeln!(out, "\nNodes searched: {nodes}\n")?;
         let hash_text = match &hash {
@@ -204,15 +223,8 @@ pub fn run(args: RunArgs) -> Result<u8> {
     out.flush()?;
 
     if let Some(target) = target {
-        let report = RunReport {
-            mode: mode.name().to_string(),
-            nodes_per_second: if seconds > 0.0 { (nodes - resumed) as f64 / seconds } else { 0.0 },
-            divide: divide.iter().map(|&(mv, n)| DivideEntry { mv: board.uci(mv), nodes: n }).collect(),
-            hash,
-            ..report_of(&args, &board, threads, nodes, seconds)
-        };
         let mut sink = std::io::sink();
-        target.write(&report, if args.quiet { &mut sink } else { &mut out })?;
+        target.write(&report(nodes, hash, false), if args.quiet { &mut sink } else { &mut out })?;
     }
     Ok(EXIT_OK)
 }
@@ -228,16 +240,22 @@ fn run_stats(
     let depth = args.depth;
     let start = Instant::now();
     let Some(stats) = with_threads(threads, || perft_stats(board, depth, Some(&INTERRUPTED)))? else {
-        writeln!(
-            out,
-            "interrupted after {:.1} s; statistics are only complete at the end",
-            start.elapsed().as_secs_f64()
-        )?;
-        return Ok(EXIT_INTERRUPTED);
+        let seconds = start.elapsed().as_secs_f64();
+        writeln!(out, "interrupted after {seconds:.1} s; statistics are only complete at the end")?;
+        if let Some(target) = target {
+            // Nothing finished: the report only says the run was stopped.
+            let report = RunReport {
+                mode: "stats".into(),
+                interrupted: true,
+                ..report_of(args, board, threads, 0, seconds)
+            };
+            target.write(&report, out)?;
+        }
+        return Ok(interrupted_status());
     };
     let seconds = start.elapsed().as_secs_f64();
     let nodes = stats.last().map_or(1, |row| row.nodes);
-    let made: u64 = stats.iter().map(|row| row.nodes).sum();
+    let made: u128 = stats.iter().map(|row| row.nodes).sum();
     if args.quiet {
         writeln!(out, "{nodes}")?;
     } else {
@@ -257,7 +275,7 @@ fn run_stats(
         ]);
         for row in &stats {
             let cells = [
-                u64::from(row.depth),
+                u128::from(row.depth),
                 row.nodes,
                 row.captures,
                 row.en_passant,
@@ -295,7 +313,7 @@ fn run_stats(
 
 /// A run report with the facts every run has; the caller fills in the mode,
 /// speed, divide, hash and statistics.
-fn report_of(args: &RunArgs, board: &Board, threads: usize, nodes: u64, seconds: f64) -> RunReport {
+fn report_of(args: &RunArgs, board: &Board, threads: usize, nodes: u128, seconds: f64) -> RunReport {
     RunReport {
         header: ReportHeader::now("run"),
         fen: board.fen(),
@@ -312,5 +330,6 @@ fn report_of(args: &RunArgs, board: &Board, threads: usize, nodes: u64, seconds:
         divide: Vec::new(),
         hash: None,
         stats: Vec::new(),
+        interrupted: false,
     }
 }

@@ -53,15 +53,16 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     let total_checks = plan.checks();
     let total_positions = plan.positions_to_check();
 
+    let shift = output::progress_shift(plan.expected_nodes());
     let bar = output::progress_bar(
-        plan.expected_nodes(),
+        output::progress_units(plan.expected_nodes(), shift),
         "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% {msg} ETA {eta}",
         true,
     );
     let start = Instant::now();
     let outcome = with_threads(threads, || {
         plan.run_with(hash_table.as_ref(), Some(&INTERRUPTED), &|result, done| {
-            bar.inc(result.expected);
+            bar.inc(output::progress_units(result.expected, shift));
             bar.set_message(format!(
                 "{}/{total_positions} positions, {}/{total_checks} checks, {} nodes, {:.0} Mnps",
                 done.positions_done,
@@ -77,27 +78,28 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     for failure in outcome.results.iter().filter(|r| !r.ok) {
         writeln!(
             out,
-            "FAIL {}:{}: depth {}: expected {}, got {} ({:+})",
+            "FAIL {}:{}: depth {}: expected {}, got {} ({})",
             failure.file,
             failure.line,
             failure.depth,
             failure.expected,
             failure.nodes,
-            failure.nodes as i128 - failure.expected as i128
+            output::signed_difference(failure.nodes, failure.expected)
         )?;
         writeln!(out, "  fen: {}", failure.fen)?;
+        if let Some(recount) = failure.recount {
+            writeln!(
+                out,
+                "  the recount with the second hash key set gives {recount}: a hash collision corrupted one \
+                 of the two counts; rerun without --hash for the exact count"
+            )?;
+        }
         writeln!(out, "  our divide at depth {}:", failure.depth)?;
         for entry in &failure.divide {
             writeln!(out, "    {}: {}", entry.mv, entry.nodes)?;
         }
     }
-    for error in &outcome.errors {
-        if error.line == 0 {
-            writeln!(out, "ERROR {}: {}", error.file, error.message)?;
-        } else {
-            writeln!(out, "ERROR {}:{}: {}", error.file, error.line, error.message)?;
-        }
-    }
+    output::print_suite_errors(&mut out, &outcome.errors, target.is_some())?;
 
     // Per-file table.
     #[derive(Default)]
@@ -106,7 +108,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         passed: usize,
         failed: usize,
         errors: usize,
-        nodes: u64,
+        nodes: u128,
     }
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
     for r in &outcome.results {
@@ -116,8 +118,8 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         row.failed += usize::from(!r.ok);
         row.nodes += r.nodes;
     }
-    for e in &outcome.errors {
-        rows.entry(&e.file).or_default().errors += 1;
+    for (file, &count) in &outcome.error_counts {
+        rows.entry(file).or_default().errors += count;
     }
     let mut table = Table::new();
     table.load_style(UTF8_FULL_CONDENSED);

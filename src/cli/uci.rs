@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 
 use anyhow::Result;
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
-use perft::perft::{divide_with, KeySet, Mode, PerftTable, Search};
+use perft::perft::{divide_with, thread_pool, KeySet, Mode, PerftTable, Search, MAX_THREADS};
 
 use super::{output, EXIT_OK};
 
@@ -17,7 +17,11 @@ struct Engine {
     /// Allocated at the first `go perft` after the size is set, and kept
     /// across positions (entries are keyed by position and depth).
     table: Option<(u64, PerftTable)>,
-    pool: rayon::ThreadPool,
+    /// Worker threads `go perft` uses (1 to [`MAX_THREADS`]).
+    threads: usize,
+    /// Built at the first `go perft` after the thread count is set, so
+    /// `setoption` itself never starts threads.
+    pool: Option<(usize, rayon::ThreadPool)>,
 }
 
 impl Engine {
@@ -57,17 +61,21 @@ impl Engine {
                 Err(e) => writeln!(out, "info string {e}; counting without a table")?,
             }
         }
+        if self.pool.as_ref().is_none_or(|(n, _)| *n != self.threads) {
+            self.pool = None; // end the old workers before starting new ones
+            self.pool = Some((self.threads, thread_pool(self.threads).map_err(std::io::Error::other)?));
+        }
+        let pool = &self.pool.as_ref().expect("just built").1;
         let search = Search { mode: Mode::Bulk, table: self.table.as_ref().map(|(_, t)| t), stop: None };
-        let divide: Vec<(perft::types::Move, u64)> = if depth == 0 {
+        let divide: Vec<(perft::types::Move, u128)> = if depth == 0 {
             Vec::new()
         } else {
-            self.pool
-                .install(|| divide_with(&self.board, depth, &search, &|_, _| {}))
+            pool.install(|| divide_with(&self.board, depth, &search, &|_, _| {}))
                 .into_iter()
                 .filter_map(|(mv, n)| Some((mv, n?)))
                 .collect()
         };
-        let nodes: u64 = if depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
+        let nodes: u128 = if depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
         for (mv, n) in divide {
             writeln!(out, "{}: {n}", self.board.uci(mv))?;
         }
@@ -78,10 +86,6 @@ impl Engine {
 /// Table size before any `setoption name Hash`, in MiB (Stockfish's default).
 const DEFAULT_HASH_MB: u64 = 16;
 
-fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    Ok(rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).build()?)
-}
-
 pub fn uci() -> Result<u8> {
     let threads = output::threads(None)?;
     let mut engine = Engine {
@@ -89,7 +93,8 @@ pub fn uci() -> Result<u8> {
         chess960: false,
         hash_mb: DEFAULT_HASH_MB,
         table: None,
-        pool: pool(threads)?,
+        threads,
+        pool: None,
     };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
@@ -101,7 +106,7 @@ pub fn uci() -> Result<u8> {
             Some("uci") => {
                 writeln!(out, "id name perft {}", env!("CARGO_PKG_VERSION"))?;
                 writeln!(out, "id author the perft developers")?;
-                writeln!(out, "option name Threads type spin default {threads} min 1 max 1024")?;
+                writeln!(out, "option name Threads type spin default {threads} min 1 max {MAX_THREADS}")?;
                 writeln!(out, "option name Hash type spin default {DEFAULT_HASH_MB} min 0 max 1048576")?;
                 writeln!(out, "option name UCI_Chess960 type check default false")?;
                 writeln!(out, "uciok")?;
@@ -120,10 +125,15 @@ pub fn uci() -> Result<u8> {
                             writeln!(out, "info string the current position needs Chess960 castling")?;
                         }
                     }
-                    "threads" => match value.parse::<usize>() {
-                        Ok(n) if n >= 1 => {
-                            engine.pool = pool(n)?;
+                    "threads" => match value.parse::<u64>() {
+                        Ok(n) if n > MAX_THREADS as u64 => {
+                            engine.threads = MAX_THREADS;
+                            writeln!(
+                                out,
+                                "info string Threads {n} is above the maximum; using {MAX_THREADS}"
+                            )?;
                         }
+                        Ok(n) if n >= 1 => engine.threads = n as usize,
                         _ => writeln!(out, "info string bad Threads value {value:?}")?,
                     },
                     "hash" => match value.parse::<u64>() {

@@ -1,11 +1,13 @@
 //! A program run once per count, such as qperft or Gigantua.
 
+use std::collections::VecDeque;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use regex::Regex;
 
 use super::process::{Next, Process};
-use super::{parse_divide_line, Engine, EngineError, EnginePosition, EngineRun};
+use super::{parse_divide_line, Engine, EngineError, EnginePosition, EngineRun, MAX_DIVIDE_LINES};
 use crate::board::{Board, CastlingMode, FenOptions};
 
 /// A program started for every count from a template with `{depth}`,
@@ -15,13 +17,24 @@ pub struct CommandEngine {
     name: String,
     template: Vec<String>,
     total: String,
+    stop: Option<&'static AtomicBool>,
 }
+
+/// The total pattern is searched in at most the last this many bytes of
+/// the output (whole lines).
+const SEARCHED_OUTPUT_BYTES: usize = 1 << 20;
 
 impl CommandEngine {
     /// An engine run from `template`, its total found by `total` (a regular
     /// expression whose `{depth}` is replaced by the depth).
     pub fn new(name: &str, template: Vec<String>, total: String) -> Self {
-        CommandEngine { name: name.to_string(), template, total }
+        CommandEngine { name: name.to_string(), template, total, stop: None }
+    }
+
+    /// Calls give up (killing the program) once `stop` is raised.
+    pub fn with_stop(mut self, stop: Option<&'static AtomicBool>) -> Self {
+        self.stop = stop;
+        self
     }
 
     /// The FEN after the position's moves: command-line programs take a FEN
@@ -65,19 +78,30 @@ impl Engine for CommandEngine {
 
         let start = Instant::now();
         let deadline = start + timeout;
-        let mut process = Process::spawn(program, args, false)
+        let mut process = Process::spawn(program, args, false, self.stop)
             .map_err(|e| EngineError::Start { program: program.clone(), reason: e.to_string() })?;
-        let mut output = String::new();
+        // The last lines, for the total pattern (it is normally at the end).
+        let mut lines: VecDeque<String> = VecDeque::new();
+        let mut kept_bytes = 0;
         let mut divide = Vec::new();
+        let mut divide_lines = 0usize;
+        let failure = |process: &mut Process, error: fn(String) -> EngineError| {
+            process.kill();
+            Err(error(process.tail()))
+        };
         loop {
             match process.next_line(deadline) {
                 Next::Line(line) => {
                     if let Some(entry) = parse_divide_line(&line) {
-                        divide.push(entry);
+                        divide_lines += 1;
+                        if divide_lines <= MAX_DIVIDE_LINES {
+                            divide.push(entry);
+                        }
                     }
-                    if output.len() < 1 << 20 {
-                        output.push_str(&line);
-                        output.push('\n');
+                    kept_bytes += line.len() + 1;
+                    lines.push_back(line);
+                    while kept_bytes > SEARCHED_OUTPUT_BYTES && lines.len() > 1 {
+                        kept_bytes -= lines.pop_front().map_or(0, |l| l.len() + 1);
                     }
                 }
                 Next::Closed => break,
@@ -88,23 +112,35 @@ impl Engine for CommandEngine {
                         output: process.tail(),
                     });
                 }
+                Next::Flood => return failure(&mut process, |output| EngineError::Flood { output }),
+                Next::Stopped => return failure(&mut process, |_| EngineError::Interrupted),
             }
         }
+        // Output closed: the program has exited (or is about to).
         let Some(status) = process.wait(deadline) else {
             process.kill();
+            if self.stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+                return Err(EngineError::Interrupted);
+            }
             return Err(EngineError::Timeout { seconds: timeout.as_secs_f64(), output: process.tail() });
         };
         let seconds = start.elapsed().as_secs_f64();
         if !status.success() {
             return Err(EngineError::Exited { status: status.to_string(), output: process.tail() });
         }
+        let mut output = String::with_capacity(kept_bytes);
+        for line in &lines {
+            output.push_str(line);
+            output.push('\n');
+        }
         let nodes = total
             .captures_iter(&output)
             .last()
             .and_then(|c| c.get(1))
-            .and_then(|m| m.as_str().replace(',', "").parse::<u64>().ok());
+            .and_then(|m| m.as_str().replace(',', "").parse::<u128>().ok());
+        let divide = (!divide.is_empty() && divide_lines <= MAX_DIVIDE_LINES).then_some(divide);
         match nodes {
-            Some(nodes) => Ok(EngineRun { nodes, seconds, divide: (!divide.is_empty()).then_some(divide) }),
+            Some(nodes) => Ok(EngineRun { nodes, seconds, divide }),
             None => {
                 Err(EngineError::Unparsable { what: format!("pattern {pattern}"), output: process.tail() })
             }

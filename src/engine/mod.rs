@@ -1,18 +1,23 @@
 //! Drivers for other programs' perft: UCI engines (`go perft`) and command
 //! templates such as qperft, all behind one [`Engine`] trait.
 //!
-//! An engine that fails to start, exits, hangs past its deadline or prints
-//! something unreadable yields an [`EngineError`] that carries the last
-//! lines it printed; a UCI engine that died is restarted on the next call.
+//! An engine that fails to start, exits, hangs past its deadline, floods
+//! its output or prints something unreadable yields an [`EngineError`] that
+//! carries the last lines it printed; a UCI engine that died is restarted
+//! on the next call. Every engine runs in a process group of its own, killed
+//! as a whole when the engine stops, fails or is dropped; [`kill_all`] ends
+//! every engine still alive at once.
 
 mod command;
 mod process;
 mod uci;
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub use command::CommandEngine;
+pub use process::{kill_all, MAX_ANSWER_BYTES};
 pub use uci::UciEngine;
 
 /// A position to hand to an engine: a FEN and moves played from it.
@@ -37,11 +42,11 @@ impl EnginePosition {
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineRun {
     /// The total the engine reported.
-    pub nodes: u64,
+    pub nodes: u128,
     /// Wall time of the call, measured from outside the engine.
     pub seconds: f64,
     /// Per-move counts, when the engine printed them (`move: count` lines).
-    pub divide: Option<Vec<(String, u64)>>,
+    pub divide: Option<Vec<(String, u128)>>,
 }
 
 /// Why an engine call failed.
@@ -79,9 +84,30 @@ pub enum EngineError {
         /// Its last lines.
         output: String,
     },
+    /// It printed more than [`MAX_ANSWER_BYTES`] without answering.
+    #[error("printed more than {} MB without an answer (killed); its last output:\n{output}", MAX_ANSWER_BYTES >> 20)]
+    Flood {
+        /// Its last lines.
+        output: String,
+    },
+    /// A UCI engine did not finish `uci` / `isready`.
+    #[error("did not finish the UCI handshake: {0}")]
+    Handshake(Box<EngineError>),
+    /// The caller's stop flag was raised (a signal); the engine was stopped.
+    #[error("stopped by an interrupt")]
+    Interrupted,
     /// Talking to it failed.
     #[error("i/o error talking to it: {0}")]
     Io(String),
+}
+
+impl EngineError {
+    /// Whether the engine could not be started or did not finish its
+    /// handshake: it answered nothing at all, and will probably fail the
+    /// same way next time.
+    pub fn is_startup(&self) -> bool {
+        matches!(self, EngineError::Start { .. } | EngineError::Handshake(_))
+    }
 }
 
 /// A program that can count perft.
@@ -120,6 +146,29 @@ pub enum EngineSpec {
         /// the depth. The last match in the output wins.
         total: String,
     },
+}
+
+/// How engines built from a spec are run.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineOptions {
+    /// Threads a UCI engine is told to use (its `Threads` option); command
+    /// engines choose their own.
+    pub threads: Option<usize>,
+    /// Once raised, a call in progress kills the engine and returns
+    /// [`EngineError::Interrupted`].
+    pub stop: Option<&'static AtomicBool>,
+    /// The longest a UCI engine may take to answer `uci` and each
+    /// `isready`.
+    pub handshake: Duration,
+}
+
+/// The default handshake limit of UCI engines.
+pub const DEFAULT_HANDSHAKE: Duration = Duration::from_secs(30);
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { threads: None, stop: None, handshake: DEFAULT_HANDSHAKE }
+    }
 }
 
 /// Output formats with a known total pattern (for `cmd` engines).
@@ -189,19 +238,20 @@ impl EngineSpec {
         Ok(parsed)
     }
 
-    /// An engine for this spec; with `threads`, a UCI engine is told to use
-    /// that many (its `Threads` option; command engines choose their own).
-    pub fn build(&self, name: &str, threads: Option<usize>) -> Box<dyn Engine> {
+    /// An engine for this spec, set up as `options` say.
+    pub fn build(&self, name: &str, options: &EngineOptions) -> Box<dyn Engine> {
         match self {
             EngineSpec::Uci { command } => {
-                let mut engine = UciEngine::new(name, command.clone());
-                if let Some(threads) = threads {
+                let mut engine = UciEngine::new(name, command.clone())
+                    .with_stop(options.stop)
+                    .with_handshake_timeout(options.handshake);
+                if let Some(threads) = options.threads {
                     engine.set_option("Threads", &threads.to_string());
                 }
                 Box::new(engine)
             }
             EngineSpec::Command { template, total } => {
-                Box::new(CommandEngine::new(name, template.clone(), total.clone()))
+                Box::new(CommandEngine::new(name, template.clone(), total.clone()).with_stop(options.stop))
             }
         }
     }
@@ -220,8 +270,12 @@ impl fmt::Display for EngineSpec {
     }
 }
 
+/// More divide lines than this in one answer is not a divide (no position
+/// has more than 682 legal moves); the lines are then ignored.
+pub(crate) const MAX_DIVIDE_LINES: usize = 1024;
+
 /// Reads a `move: count` divide line (`e2e4: 20`, also `e2e4 20`).
-pub(crate) fn parse_divide_line(line: &str) -> Option<(String, u64)> {
+pub(crate) fn parse_divide_line(line: &str) -> Option<(String, u128)> {
     let line = line.trim();
     let (mv, count) = line.split_once(':').or_else(|| line.split_once(' '))?;
     let mv = mv.trim();

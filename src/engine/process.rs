@@ -1,18 +1,70 @@
 //! A child process read line by line with deadlines, robust to whatever it
-//! prints: lines are cut at a length limit, bytes decoded lossily, and the
-//! last lines kept for error messages.
+//! prints: lines are cut at a length limit, bytes decoded lossily, the
+//! output of one answer is capped, and the last lines are kept for error
+//! messages.
+//!
+//! Each process runs in a process group of its own, and the whole group is
+//! killed when the process is stopped, exits or is dropped, so children an
+//! engine forks cannot outlive it. The group is killed before the process
+//! is reaped: until then its id cannot be reused by another process, so the
+//! signal never reaches a stranger.
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// Longest line kept; the rest of a longer line is dropped.
-const MAX_LINE: usize = 64 * 1024;
+const MAX_LINE: usize = 16 * 1024;
 /// Lines of output kept for error messages.
 const TAIL_LINES: usize = 30;
+/// Lines buffered between the reader threads and the caller. When the
+/// caller is behind, the readers wait, and the engine waits on its full
+/// pipe: memory stays bounded however fast it prints.
+const CHANNEL_LINES: usize = 256;
+/// Most output (standard output and error together) accepted for one
+/// answer, in bytes; each line counts at least [`LINE_COST`], so a flood of
+/// empty lines is bounded too.
+pub const MAX_ANSWER_BYTES: usize = 16 << 20;
+const LINE_COST: usize = 16;
+/// How often a wait looks at the stop flag and at whether the process has
+/// exited.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Process groups of engines alive now, for [`kill_all`].
+static LIVE_GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn live_groups() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    LIVE_GROUPS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Kills the process group of every engine still running (for a program
+/// about to exit at once, as after a second Ctrl-C, when no destructor will
+/// run). Engines are then reported as killed by their owners, if any.
+pub fn kill_all() {
+    for &group in live_groups().iter() {
+        kill_group_id(group);
+    }
+}
+
+fn kill_group_id(group: u32) {
+    #[cfg(unix)]
+    if let Ok(group) = libc::pid_t::try_from(group) {
+        // SAFETY: `kill` touches no memory of ours. Callers only pass the
+        // group of a child that has not been reaped (it is in
+        // `LIVE_GROUPS` until just before `Child::wait`), so the id still
+        // names that child's group and no other process.
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = group;
+}
 
 enum Event {
     Stdout(String),
@@ -28,6 +80,10 @@ pub(crate) enum Next {
     Closed,
     /// The deadline passed.
     Timeout,
+    /// The answer's output passed [`MAX_ANSWER_BYTES`].
+    Flood,
+    /// The stop flag was raised.
+    Stopped,
 }
 
 pub(crate) struct Process {
@@ -36,9 +92,17 @@ pub(crate) struct Process {
     events: Receiver<Event>,
     tail: VecDeque<String>,
     stdout_closed: bool,
+    /// `Child::wait` has run: the id may belong to someone else now.
+    reaped: bool,
+    /// The group was killed after the process itself exited (leftover
+    /// children holding its output).
+    leftovers_killed: bool,
+    /// Output bytes (with the per-line minimum) since the answer began.
+    answer_bytes: usize,
+    stop: Option<&'static AtomicBool>,
 }
 
-fn pump(mut source: impl Read + Send + 'static, out: mpsc::Sender<Event>, is_stdout: bool) {
+fn pump(mut source: impl Read + Send + 'static, out: SyncSender<Event>, is_stdout: bool) {
     thread::spawn(move || {
         let mut buffer = [0u8; 8192];
         let mut line: Vec<u8> = Vec::new();
@@ -77,13 +141,20 @@ fn pump(mut source: impl Read + Send + 'static, out: mpsc::Sender<Event>, is_std
 }
 
 impl Process {
-    /// Starts `program` with `args`; stdin is a pipe when `interactive`,
-    /// otherwise empty (so a program waiting for a key press goes on).
-    pub(crate) fn spawn(program: &str, args: &[String], interactive: bool) -> std::io::Result<Process> {
+    /// Starts `program` with `args` in a process group of its own; stdin is
+    /// a pipe when `interactive`, otherwise empty (so a program waiting for
+    /// a key press goes on). Waits give up when `stop` is raised.
+    pub(crate) fn spawn(
+        program: &str,
+        args: &[String],
+        interactive: bool,
+        stop: Option<&'static AtomicBool>,
+    ) -> std::io::Result<Process> {
         let mut command = Command::new(program);
         // Its own process group on Unix: a Ctrl-C at the terminal interrupts
-        // this program, which then stops the engine itself, instead of
-        // killing the engine mid-count.
+        // this program, which then stops the engine itself (instead of the
+        // engine dying mid-count and being reported as crashed), and the
+        // whole group can be killed at once.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command
@@ -92,11 +163,22 @@ impl Process {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()?;
-        let (sender, events) = mpsc::channel();
+        live_groups().push(child.id());
+        let (sender, events) = mpsc::sync_channel(CHANNEL_LINES);
         pump(child.stdout.take().expect("piped"), sender.clone(), true);
         pump(child.stderr.take().expect("piped"), sender, false);
         let stdin = child.stdin.take();
-        Ok(Process { child, stdin, events, tail: VecDeque::new(), stdout_closed: false })
+        Ok(Process {
+            child,
+            stdin,
+            events,
+            tail: VecDeque::new(),
+            stdout_closed: false,
+            reaped: false,
+            leftovers_killed: false,
+            answer_bytes: 0,
+            stop,
+        })
     }
 
     /// Sends one line to the process's standard input.
@@ -106,6 +188,11 @@ impl Process {
         stdin.flush()
     }
 
+    /// Starts counting output towards a new answer's budget.
+    pub(crate) fn begin_answer(&mut self) {
+        self.answer_bytes = 0;
+    }
+
     fn remember(&mut self, line: &str) {
         if self.tail.len() == TAIL_LINES {
             self.tail.pop_front();
@@ -113,54 +200,136 @@ impl Process {
         self.tail.push_back(line.chars().take(300).collect());
     }
 
-    /// The next line of standard output, waiting until `deadline`.
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// Whether the process itself has exited, without reaping it (its id
+    /// stays reserved until [`Process::reap`]).
+    fn exited(&mut self) -> bool {
+        if self.reaped {
+            return true;
+        }
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: an all-zero siginfo_t is a valid value for `waitid` to
+            // fill in; `waitid` writes only into it. WNOWAIT leaves the
+            // child unreaped, which is what keeps its group id ours.
+            unsafe {
+                let mut info: libc::siginfo_t = std::mem::zeroed();
+                let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+                libc::waitid(libc::P_PID, self.child.id(), &mut info, flags) == 0 && info.si_pid() != 0
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            // Elsewhere exit is only seen by reaping.
+            matches!(self.child.try_wait(), Ok(Some(_))).then(|| self.reap_bookkeeping()).is_some()
+        }
+    }
+
+    /// Kills the process and everything in its group (unless reaped).
+    fn kill_group(&mut self) {
+        if self.reaped {
+            return;
+        }
+        kill_group_id(self.child.id());
+        #[cfg(not(unix))]
+        let _ = self.child.kill();
+    }
+
+    /// Marks the process reaped and forgets its group.
+    #[cfg(not(target_os = "linux"))]
+    fn reap_bookkeeping(&mut self) {
+        let id = self.child.id();
+        live_groups().retain(|&g| g != id);
+        self.reaped = true;
+    }
+
+    /// Kills what is left of the group, then reaps the process.
+    fn reap(&mut self) -> Option<ExitStatus> {
+        self.kill_group();
+        let id = self.child.id();
+        live_groups().retain(|&g| g != id);
+        let status = self.child.wait().ok();
+        self.reaped = true;
+        status
+    }
+
+    /// Counts a line against the answer's budget; true when over it.
+    fn over_budget(&mut self, line: &str) -> bool {
+        self.answer_bytes += line.len().max(LINE_COST);
+        self.answer_bytes > MAX_ANSWER_BYTES
+    }
+
+    /// The next line of standard output, waiting until `deadline` (checked
+    /// whatever the process prints). Once the process itself has exited,
+    /// children it left holding its output are killed, so its output ends.
     pub(crate) fn next_line(&mut self, deadline: Instant) -> Next {
         if self.stdout_closed {
             return Next::Closed;
         }
         loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.events.recv_timeout(wait) {
+            if self.stopped() {
+                return Next::Stopped;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Next::Timeout;
+            }
+            match self.events.recv_timeout(POLL.min(deadline - now)) {
                 Ok(Event::Stdout(line)) => {
+                    let flood = self.over_budget(&line);
                     self.remember(&line);
-                    return Next::Line(line);
+                    return if flood { Next::Flood } else { Next::Line(line) };
                 }
-                Ok(Event::Stderr(line)) => self.remember(&format!("(stderr) {line}")),
+                Ok(Event::Stderr(line)) => {
+                    let flood = self.over_budget(&line);
+                    self.remember(&format!("(stderr) {line}"));
+                    if flood {
+                        return Next::Flood;
+                    }
+                }
                 Ok(Event::StdoutClosed) | Err(RecvTimeoutError::Disconnected) => {
                     self.stdout_closed = true;
                     return Next::Closed;
                 }
-                Err(RecvTimeoutError::Timeout) => return Next::Timeout,
-            }
-        }
-    }
-
-    /// Waits for the process to exit until `deadline`, draining its output.
-    pub(crate) fn wait(&mut self, deadline: Instant) -> Option<ExitStatus> {
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                // Collect what is still buffered for error messages.
-                while let Ok(event) = self.events.recv_timeout(Duration::from_millis(20)) {
-                    match event {
-                        Event::Stdout(line) => self.remember(&line),
-                        Event::Stderr(line) => self.remember(&format!("(stderr) {line}")),
-                        Event::StdoutClosed => self.stdout_closed = true,
+                Err(RecvTimeoutError::Timeout) => {
+                    if !self.leftovers_killed && self.exited() {
+                        self.kill_group();
+                        self.leftovers_killed = true;
                     }
                 }
-                return Some(status);
             }
-            if Instant::now() >= deadline {
-                return None;
-            }
-            thread::sleep(Duration::from_micros(200));
         }
     }
 
-    /// Stops the process for good.
+    /// Waits for the process to exit until `deadline`, keeping its last
+    /// output for error messages; then kills what is left of its group and
+    /// reaps it. `None` if it is still running at the deadline.
+    pub(crate) fn wait(&mut self, deadline: Instant) -> Option<ExitStatus> {
+        while !self.exited() {
+            if Instant::now() >= deadline || self.stopped() {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(1));
+        }
+        self.kill_group();
+        // Collect what is still buffered for error messages.
+        while let Ok(event) = self.events.recv_timeout(Duration::from_millis(20)) {
+            match event {
+                Event::Stdout(line) => self.remember(&line),
+                Event::Stderr(line) => self.remember(&format!("(stderr) {line}")),
+                Event::StdoutClosed => self.stdout_closed = true,
+            }
+        }
+        self.reap()
+    }
+
+    /// Stops the process and its group for good.
     pub(crate) fn kill(&mut self) {
         self.stdin = None;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.reap();
     }
 
     /// The last lines it printed (standard error marked), for error messages.
@@ -174,17 +343,18 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
+        if self.reaped {
+            return;
+        }
+        if !self.exited() {
+            // Ask politely first (UCI `quit`), then kill.
             let _ = self.send("quit");
             self.stdin = None;
             let deadline = Instant::now() + Duration::from_millis(300);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    return;
-                }
+            while Instant::now() < deadline && !self.exited() {
                 thread::sleep(Duration::from_millis(5));
             }
-            self.kill();
         }
+        self.reap();
     }
 }

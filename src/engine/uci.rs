@@ -1,12 +1,10 @@
 //! A UCI engine driven with `position` and `go perft N`.
 
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::process::{Next, Process};
-use super::{parse_divide_line, Engine, EngineError, EnginePosition, EngineRun};
-
-/// How long a UCI engine may take to answer `uci` and `isready`.
-const HANDSHAKE: Duration = Duration::from_secs(30);
+use super::{parse_divide_line, Engine, EngineError, EnginePosition, EngineRun, MAX_DIVIDE_LINES};
 
 /// A UCI engine (Stockfish or any other that implements `go perft`).
 pub struct UciEngine {
@@ -15,12 +13,35 @@ pub struct UciEngine {
     options: Vec<(String, String)>,
     process: Option<Process>,
     chess960: Option<bool>,
+    stop: Option<&'static AtomicBool>,
+    handshake: Duration,
 }
 
 impl UciEngine {
     /// An engine started with `command` (program and arguments) on first use.
     pub fn new(name: &str, command: Vec<String>) -> Self {
-        UciEngine { name: name.to_string(), command, options: Vec::new(), process: None, chess960: None }
+        UciEngine {
+            name: name.to_string(),
+            command,
+            options: Vec::new(),
+            process: None,
+            chess960: None,
+            stop: None,
+            handshake: super::DEFAULT_HANDSHAKE,
+        }
+    }
+
+    /// The longest the engine may take to answer `uci` (with its options)
+    /// and each `isready` [default: 30 s].
+    pub fn with_handshake_timeout(mut self, limit: Duration) -> Self {
+        self.handshake = limit;
+        self
+    }
+
+    /// Calls give up (killing the engine) once `stop` is raised.
+    pub fn with_stop(mut self, stop: Option<&'static AtomicBool>) -> Self {
+        self.stop = stop;
+        self
     }
 
     /// Sets a UCI option at start-up (`setoption name NAME value VALUE`),
@@ -38,8 +59,9 @@ impl UciEngine {
         error
     }
 
-    /// The engine's next line; an engine that closes its output or says
-    /// nothing before `deadline` is stopped and reported.
+    /// The engine's next line; an engine that closes its output, says
+    /// nothing before `deadline`, or floods its output is stopped and
+    /// reported.
     fn next_line(&mut self, deadline: Instant, timeout: Duration) -> Result<String, EngineError> {
         let process = self.process.as_mut().expect("started");
         let error = match process.next_line(deadline) {
@@ -52,6 +74,8 @@ impl UciEngine {
                 }
             }
             Next::Timeout => EngineError::Timeout { seconds: timeout.as_secs_f64(), output: process.tail() },
+            Next::Flood => EngineError::Flood { output: process.tail() },
+            Next::Stopped => EngineError::Interrupted,
         };
         Err(self.fail(error))
     }
@@ -75,22 +99,32 @@ impl UciEngine {
         Ok(())
     }
 
-    fn ensure_started(&mut self) -> Result<(), EngineError> {
+    /// Starts the engine if needed and completes the handshake within
+    /// `limit`.
+    fn ensure_started(&mut self, limit: Duration) -> Result<(), EngineError> {
         if self.process.is_some() {
             return Ok(());
         }
         let (program, args) = self.command.split_first().expect("spec has a program");
-        let process = Process::spawn(program, args, true)
+        let process = Process::spawn(program, args, true, self.stop)
             .map_err(|e| EngineError::Start { program: program.clone(), reason: e.to_string() })?;
         self.process = Some(process);
-        let deadline = Instant::now() + HANDSHAKE;
+        self.handshake(limit).map_err(|e| match e {
+            EngineError::Interrupted => e,
+            e => EngineError::Handshake(Box::new(e)),
+        })
+    }
+
+    fn handshake(&mut self, limit: Duration) -> Result<(), EngineError> {
+        self.process.as_mut().expect("started").begin_answer();
+        let deadline = Instant::now() + limit;
         self.send("uci")?;
-        self.wait_for("uciok", deadline, HANDSHAKE)?;
+        self.wait_for("uciok", deadline, limit)?;
         for (name, value) in self.options.clone() {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
         self.send("isready")?;
-        self.wait_for("readyok", deadline, HANDSHAKE)
+        self.wait_for("readyok", deadline, limit)
     }
 }
 
@@ -105,7 +139,9 @@ impl Engine for UciEngine {
         depth: u32,
         timeout: Duration,
     ) -> Result<EngineRun, EngineError> {
-        self.ensure_started()?;
+        let handshake = self.handshake;
+        self.ensure_started(handshake)?;
+        self.process.as_mut().expect("started").begin_answer();
         if self.chess960 != Some(position.chess960) {
             self.send(&format!("setoption name UCI_Chess960 value {}", position.chess960))?;
             self.chess960 = Some(position.chess960);
@@ -117,27 +153,32 @@ impl Engine for UciEngine {
         }
         self.send(&command)?;
         self.send("isready")?;
-        self.wait_for("readyok", Instant::now() + HANDSHAKE, HANDSHAKE)?;
+        self.wait_for("readyok", Instant::now() + handshake, handshake)?;
 
         let start = Instant::now();
         let deadline = start + timeout;
         self.send(&format!("go perft {depth}"))?;
         let mut divide = Vec::new();
+        let mut divide_lines = 0usize;
         loop {
             let line = self.next_line(deadline, timeout)?;
             let line = line.trim();
             if let Some(total) = line.strip_prefix("Nodes searched:") {
                 let seconds = start.elapsed().as_secs_f64();
                 let total = total.trim().replace(',', "");
-                let Ok(nodes) = total.parse::<u64>() else {
+                let Ok(nodes) = total.parse::<u128>() else {
                     let output = self.process.as_ref().expect("started").tail();
                     let what = format!("\"Nodes searched: {total}\" is not a number");
                     return Err(self.fail(EngineError::Unparsable { what, output }));
                 };
-                return Ok(EngineRun { nodes, seconds, divide: (!divide.is_empty()).then_some(divide) });
+                let divide = (!divide.is_empty() && divide_lines <= MAX_DIVIDE_LINES).then_some(divide);
+                return Ok(EngineRun { nodes, seconds, divide });
             }
             if let Some(entry) = parse_divide_line(line) {
-                divide.push(entry);
+                divide_lines += 1;
+                if divide_lines <= MAX_DIVIDE_LINES {
+                    divide.push(entry);
+                }
             }
         }
     }

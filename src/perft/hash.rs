@@ -8,8 +8,11 @@
 //! one new) fails the check and is never trusted (Hyatt's lockless scheme).
 //!
 //! Buckets of four entries fill one 64-byte cache line; the bucket is chosen
-//! by the key's low bits. A store takes an empty entry, else replaces the
-//! shallowest one, so deep (expensive) subtrees survive.
+//! by the low bits of the key mixed with the depth, so the counts of one
+//! position at different depths land in different buckets (consecutive
+//! depths of one position, as a suite line `;D15 ;D16` asks, would
+//! otherwise fight over four slots). A store takes an empty entry, else
+//! replaces the shallowest one, so deep (expensive) subtrees survive.
 //!
 //! **Odds of a wrong count.** A false hit needs another position with the
 //! same 64-bit key and the same depth in the probed bucket: with keys that
@@ -24,8 +27,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::board::zobrist::{self, ZobristKeys};
 use crate::board::Board;
 
-/// Counts of 2⁵⁶ or more do not fit an entry and are not stored.
-const MAX_COUNT: u64 = 1 << 56;
+/// Counts of 2⁵⁶ or more do not fit an entry and are not stored (they are
+/// counted again when met again; only nodes near the root of enormous
+/// counts have them).
+const MAX_COUNT: u128 = 1 << 56;
 const ENTRIES_PER_BUCKET: usize = 4;
 
 #[derive(Default)]
@@ -143,23 +148,31 @@ impl PerftTable {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) as u64
     }
 
+    /// Number of buckets (of four entries each).
+    pub fn buckets(&self) -> usize {
+        self.buckets.len()
+    }
+
     /// Number of entries.
     pub fn entries(&self) -> u64 {
         (self.buckets.len() * ENTRIES_PER_BUCKET) as u64
     }
 
+    /// The bucket of `key` at `depth`: an odd multiple of the depth moves
+    /// each depth of a position to its own bucket.
     #[inline]
-    fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[(key & self.mask) as usize]
+    fn bucket(&self, key: u64, depth: u32) -> &Bucket {
+        let mixed = key ^ u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        &self.buckets[(mixed & self.mask) as usize]
     }
 
-    /// Starts loading the bucket of `key` into the cache, so a probe soon
-    /// after does not wait for memory.
+    /// Starts loading the bucket of `key` at `depth` into the cache, so a
+    /// probe soon after does not wait for memory.
     #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
+    pub fn prefetch(&self, key: u64, depth: u32) {
         #[cfg(target_arch = "x86_64")]
         {
-            let bucket: *const Bucket = self.bucket(key);
+            let bucket: *const Bucket = self.bucket(key, depth);
             // SAFETY: a prefetch is a hint: it never faults and changes no
             // memory, and `bucket` points into our own table anyway. Issuing
             // it for all children before probing any lets their cache misses
@@ -168,14 +181,14 @@ impl PerftTable {
             unsafe { core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(bucket.cast()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        let _ = (key, depth);
     }
 
     /// The stored count of the subtree `depth` plies below the position with
     /// `key`, if present and intact.
     #[inline]
     pub fn probe(&self, key: u64, depth: u32) -> Option<u64> {
-        for entry in &self.bucket(key).entries {
+        for entry in &self.bucket(key, depth).entries {
             let data = entry.data.load(Ordering::Relaxed);
             let check = entry.check.load(Ordering::Relaxed);
             if check ^ data == key && data & 0xff == u64::from(depth) && data != 0 {
@@ -188,12 +201,12 @@ impl PerftTable {
     /// Stores a subtree count (ignored for counts of 2⁵⁶ or more, and for
     /// depths over 255).
     #[inline]
-    pub fn store(&self, key: u64, depth: u32, count: u64) {
+    pub fn store(&self, key: u64, depth: u32, count: u128) {
         if count >= MAX_COUNT || depth == 0 || depth > 255 {
             return;
         }
-        let data = count << 8 | u64::from(depth);
-        let bucket = self.bucket(key);
+        let data = (count as u64) << 8 | u64::from(depth);
+        let bucket = self.bucket(key, depth);
         let mut victim = &bucket.entries[0];
         let mut victim_depth = u64::MAX;
         for entry in &bucket.entries {
@@ -248,19 +261,26 @@ mod tests {
         assert_eq!(table.probe(42, 3), Some(1234));
         assert_eq!(table.probe(42, 4), None, "depth is part of the match");
         assert_eq!(table.probe(42 ^ 1 << 40, 3), None, "the whole key is checked");
-        // Five keys in one bucket: the shallowest is replaced.
+        // Five entries in one bucket: the shallowest is replaced. Keys are
+        // chosen so that each (key, depth) lands in the bucket of (7, 5).
         let stride = table.mask + 1;
+        let salt = |depth: u32| u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15) & table.mask;
+        let key_in_bucket = |i: u64, depth: u32| (7 ^ salt(5) ^ salt(depth)) + stride * i;
         for (i, depth) in [5u32, 2, 7, 6].into_iter().enumerate() {
-            table.store(7 + stride * i as u64, depth, 100 + i as u64);
+            table.store(key_in_bucket(i as u64, depth), depth, 100 + i as u128);
         }
-        table.store(7 + stride * 9, 4, 999);
-        assert_eq!(table.probe(7 + stride, 2), None, "depth 2 was the shallowest");
-        assert_eq!(table.probe(7 + stride * 9, 4), Some(999));
+        table.store(key_in_bucket(9, 4), 4, 999);
+        assert_eq!(table.probe(key_in_bucket(1, 2), 2), None, "depth 2 was the shallowest");
+        assert_eq!(table.probe(key_in_bucket(9, 4), 4), Some(999));
         assert_eq!(table.probe(7, 5), Some(100));
-        assert_eq!(table.probe(7 + stride * 2, 7), Some(102));
-        // Counts too large to pack are not stored.
+        assert_eq!(table.probe(key_in_bucket(2, 7), 7), Some(102));
+        // Counts too large to pack are not stored; the largest that fits is.
         table.store(99, 3, MAX_COUNT);
         assert_eq!(table.probe(99, 3), None);
+        table.store(99, 3, u128::from(u64::MAX));
+        assert_eq!(table.probe(99, 3), None);
+        table.store(99, 3, MAX_COUNT - 1);
+        assert_eq!(table.probe(99, 3), Some((MAX_COUNT - 1) as u64));
         assert!(PerftTable::new(0, KeySet::Primary).is_err());
     }
 
@@ -269,7 +289,7 @@ mod tests {
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
         table.store(5, 3, 10);
         // Simulate a torn write: new data, old check word.
-        let entry = &table.bucket(5).entries[0];
+        let entry = &table.bucket(5, 3).entries[0];
         entry.data.store(11 << 8 | 3, Ordering::Relaxed);
         assert_eq!(table.probe(5, 3), None);
     }

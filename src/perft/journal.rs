@@ -16,9 +16,10 @@
 //! Each record is `index moves... count checksum`, the checksum an FNV-1a
 //! hash of the rest of the line; the `header` line hashes the lines above
 //! it. A journal whose header does not match the run asked for is refused as
-//! foreign; a complete line that does not parse or check is refused as
-//! corrupt. Only an unterminated last line, what a kill during a write
-//! leaves, is ignored.
+//! foreign, one whose header is damaged as corrupt. A record that does not
+//! parse or check (a flipped bit, an edit) is skipped with a note, and its
+//! subtree is counted again; so is an unterminated last line, what a kill
+//! during a write leaves. Line endings may be LF or CRLF.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -34,6 +35,26 @@ use crate::types::Move;
 const MAGIC: &str = "perft-journal 1";
 /// The split aims for at least this many subtrees.
 const MIN_TASKS: usize = 256;
+
+/// One record line (without its line ending): the subtree index and its
+/// count, or why it cannot be trusted.
+fn read_record(line: &str, tasks: &[Vec<Move>], board: &Board) -> Result<(usize, u128), String> {
+    let (body, sum) = line.rsplit_once(' ').ok_or("no checksum")?;
+    if sum != format!("{:016x}", fnv1a(body)) {
+        return Err("checksum does not match".into());
+    }
+    let words: Vec<&str> = body.split(' ').collect();
+    let index: usize = words[0].parse().map_err(|_| "bad subtree index")?;
+    let count: u128 = words.last().and_then(|c| c.parse().ok()).ok_or("bad count")?;
+    let task = tasks.get(index).ok_or_else(|| format!("no subtree {index}"))?;
+    let moves: Vec<String> = task.iter().map(|&m| m.uci(board.is_chess960()).to_string()).collect();
+    if words.len() != moves.len() + 2
+        || words[1..words.len() - 1] != moves.iter().map(String::as_str).collect::<Vec<_>>()[..]
+    {
+        return Err(format!("subtree {index} is not {}", moves.join(" ")));
+    }
+    Ok((index, count))
+}
 
 /// FNV-1a, 64 bits: a checksum against torn or edited lines.
 fn fnv1a(text: &str) -> u64 {
@@ -71,8 +92,8 @@ impl JournalHeader {
 /// Why a journal cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
-    /// Reading or writing failed.
-    #[error("journal {path}: {source}")]
+    /// Reading or writing failed (the I/O error is the source).
+    #[error("journal {}", path.display())]
     Io {
         /// The journal.
         path: PathBuf,
@@ -141,9 +162,16 @@ fn collect(board: &mut Board, plies: u32, path: &mut Vec<Move>, out: &mut Vec<Ve
     }
 }
 
-/// A journal reopened to resume: the journal, the finished subtrees by
-/// index, and a note about a dropped incomplete record.
-pub type Resumed = (Journal, BTreeMap<usize, u64>, Option<String>);
+/// A journal reopened to resume.
+pub struct Resumed {
+    /// The journal, open for appending.
+    pub journal: Journal,
+    /// The finished subtrees: count by subtree index.
+    pub done: BTreeMap<usize, u128>,
+    /// What was skipped (damaged or incomplete records, whose subtrees are
+    /// counted again), one note per record.
+    pub notes: Vec<String>,
+}
 
 /// An open journal, appended to by any thread.
 pub struct Journal {
@@ -173,10 +201,11 @@ impl Journal {
 
     /// Opens a journal to resume it: checks that it belongs to `expected`
     /// (the header must match) and returns the finished subtrees by index,
-    /// and a note if an incomplete last record was dropped.
+    /// with a note for each record skipped.
     ///
     /// # Errors
-    /// [`JournalError::Foreign`], [`JournalError::Corrupt`] or an I/O error.
+    /// [`JournalError::Foreign`], [`JournalError::Corrupt`] (a damaged
+    /// header) or an I/O error.
     pub fn resume(
         path: &Path,
         expected: &JournalHeader,
@@ -196,7 +225,11 @@ impl Journal {
                 what: "not a perft journal".into(),
             });
         }
-        let header_text: String = lines[..header_len - 1].concat();
+        // CRLF journals (converted by an editor or a transfer) read alike.
+        let header_text: String = lines[..header_len - 1]
+            .iter()
+            .map(|l| format!("{}\n", l.trim_end_matches(['\r', '\n'])))
+            .collect();
         let checksum = lines[header_len - 1].trim_end().strip_prefix("header ").unwrap_or("");
         if checksum != format!("{:016x}", fnv1a(&header_text)) || !lines[header_len - 1].ends_with('\n') {
             return Err(corrupt(header_len, "header checksum does not match".into()));
@@ -211,9 +244,11 @@ impl Journal {
                 .unwrap_or_else(|| "header differs".into());
             return Err(JournalError::Foreign { path: path.to_path_buf(), what });
         }
-        let mut done = BTreeMap::new();
-        let mut note = None;
+        let mut done: BTreeMap<usize, u128> = BTreeMap::new();
+        let mut conflicting = Vec::new();
+        let mut notes = Vec::new();
         let mut complete_bytes = 0usize;
+        let mut torn = false;
         for (i, raw) in lines.iter().enumerate() {
             if i < header_len {
                 complete_bytes += raw.len();
@@ -221,46 +256,48 @@ impl Journal {
             }
             let number = i + 1;
             if !raw.ends_with('\n') {
-                note = Some(format!(
-                    "dropped an incomplete last record (line {number}), cut off when the run stopped"
+                notes.push(format!(
+                    "dropped an incomplete last record (line {number}), cut off when the run stopped; \
+                     its subtree is counted again"
                 ));
+                torn = true;
                 break;
             }
             complete_bytes += raw.len();
-            let line = raw.trim_end();
-            let (body, sum) = line.rsplit_once(' ').ok_or_else(|| corrupt(number, "no checksum".into()))?;
-            if sum != format!("{:016x}", fnv1a(body)) {
-                return Err(corrupt(number, "checksum does not match".into()));
+            match read_record(raw.trim_end(), tasks, board) {
+                Ok((index, count)) => match done.get(&index) {
+                    Some(&earlier) if earlier != count => {
+                        notes.push(format!(
+                            "line {number}: subtree {index} recorded twice with different counts \
+                             ({earlier} and {count}); it is counted again"
+                        ));
+                        conflicting.push(index);
+                    }
+                    _ => {
+                        done.insert(index, count);
+                    }
+                },
+                Err(reason) => notes
+                    .push(format!("skipped damaged line {number} ({reason}); its subtree is counted again")),
             }
-            let words: Vec<&str> = body.split(' ').collect();
-            let index: usize = words[0].parse().map_err(|_| corrupt(number, "bad subtree index".into()))?;
-            let count: u64 = words
-                .last()
-                .and_then(|c| c.parse().ok())
-                .ok_or_else(|| corrupt(number, "bad count".into()))?;
-            let task = tasks.get(index).ok_or_else(|| corrupt(number, format!("no subtree {index}")))?;
-            let moves: Vec<String> = task.iter().map(|&m| m.uci(board.is_chess960()).to_string()).collect();
-            if words.len() != moves.len() + 2
-                || words[1..words.len() - 1] != moves.iter().map(String::as_str).collect::<Vec<_>>()[..]
-            {
-                return Err(corrupt(number, format!("subtree {index} is not {}", moves.join(" "))));
-            }
-            done.insert(index, count);
         }
-        if note.is_some() {
+        for index in conflicting {
+            done.remove(&index);
+        }
+        if torn {
             // Cut the torn record off so the next one starts on its own line.
             let file = OpenOptions::new().write(true).open(path).map_err(io)?;
             file.set_len(complete_bytes as u64).map_err(io)?;
         }
         let file = OpenOptions::new().append(true).open(path).map_err(io)?;
-        Ok((Journal { path: path.to_path_buf(), file: Mutex::new(file) }, done, note))
+        Ok(Resumed { journal: Journal { path: path.to_path_buf(), file: Mutex::new(file) }, done, notes })
     }
 
     /// Appends one finished subtree and flushes it to the operating system.
     ///
     /// # Errors
     /// An I/O error.
-    pub fn record(&self, index: usize, moves: &[String], count: u64) -> Result<(), JournalError> {
+    pub fn record(&self, index: usize, moves: &[String], count: u128) -> Result<(), JournalError> {
         let body = if moves.is_empty() {
             format!("{index} {count}")
         } else {
@@ -283,7 +320,7 @@ mod tests {
         assert_eq!((split, tasks.len()), (2, 400));
         let (split, tasks) = plan_tasks(&board, 2);
         assert_eq!((split, tasks.len()), (1, 20));
-        let total: u64 = tasks
+        let total: u128 = tasks
             .iter()
             .map(|path| {
                 let mut b = board.fork();
@@ -312,23 +349,49 @@ mod tests {
         journal.record(5, &uci(5), 420).unwrap();
         drop(journal);
         assert!(matches!(Journal::create(&path, &header), Err(JournalError::Exists(_))));
-        let (_, done, note) = Journal::resume(&path, &header, &tasks, &board).unwrap();
-        assert_eq!(done.into_iter().collect::<Vec<_>>(), vec![(0, 380), (5, 420)]);
-        assert!(note.is_none());
+        let resumed = Journal::resume(&path, &header, &tasks, &board).unwrap();
+        assert_eq!(resumed.done.into_iter().collect::<Vec<_>>(), vec![(0, 380), (5, 420)]);
+        assert!(resumed.notes.is_empty());
         // An incomplete last line is dropped with a note.
         std::fs::OpenOptions::new().append(true).open(&path).unwrap().write_all(b"7 c2c3 4").unwrap();
-        let (journal, done, note) = Journal::resume(&path, &header, &tasks, &board).unwrap();
-        assert_eq!(done.len(), 2);
-        assert!(note.is_some());
-        journal.record(7, &uci(7), 420).unwrap();
-        drop(journal);
-        assert_eq!(Journal::resume(&path, &header, &tasks, &board).unwrap().1.len(), 3);
+        let resumed = Journal::resume(&path, &header, &tasks, &board).unwrap();
+        assert_eq!(resumed.done.len(), 2);
+        assert_eq!(resumed.notes.len(), 1, "{:?}", resumed.notes);
+        resumed.journal.record(7, &uci(7), 420).unwrap();
+        drop(resumed);
+        assert_eq!(Journal::resume(&path, &header, &tasks, &board).unwrap().done.len(), 3);
+        // CRLF line endings read alike.
+        let lf = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, lf.replace('\n', "\r\n")).unwrap();
+        let resumed = Journal::resume(&path, &header, &tasks, &board).unwrap();
+        assert_eq!((resumed.done.len(), resumed.notes.len()), (3, 0));
+        drop(resumed);
+        std::fs::write(&path, &lf).unwrap();
         // Another depth: foreign.
         let other = JournalHeader { depth: 5, ..header.clone() };
         assert!(matches!(Journal::resume(&path, &other, &tasks, &board), Err(JournalError::Foreign { .. })));
-        // An edited count: corrupt.
-        let text = std::fs::read_to_string(&path).unwrap().replacen(" 380 ", " 381 ", 1);
-        std::fs::write(&path, text).unwrap();
+        // An edited count, or one flipped bit: that record is skipped (and
+        // counted again), the others kept.
+        let edited = lf.replacen(" 380 ", " 381 ", 1);
+        std::fs::write(&path, &edited).unwrap();
+        let resumed = Journal::resume(&path, &header, &tasks, &board).unwrap();
+        assert_eq!(resumed.done.keys().copied().collect::<Vec<_>>(), vec![5, 7]);
+        assert!(
+            resumed.notes[0].contains("line 8") && resumed.notes[0].contains("checksum"),
+            "{:?}",
+            resumed.notes
+        );
+        drop(resumed);
+        let mut bytes = lf.clone().into_bytes();
+        let last_record = lf.trim_end().rfind('\n').unwrap() + 3;
+        bytes[last_record] ^= 0x04;
+        std::fs::write(&path, &bytes).unwrap();
+        let resumed = Journal::resume(&path, &header, &tasks, &board).unwrap();
+        assert_eq!(resumed.done.keys().copied().collect::<Vec<_>>(), vec![0, 5]);
+        assert_eq!(resumed.notes.len(), 1);
+        drop(resumed);
+        // A damaged header: refused as corrupt.
+        std::fs::write(&path, lf.replacen("depth 4", "depth 5", 1)).unwrap();
         assert!(matches!(Journal::resume(&path, &header, &tasks, &board), Err(JournalError::Corrupt { .. })));
         std::fs::write(&path, "something else\n").unwrap();
         assert!(matches!(Journal::resume(&path, &header, &tasks, &board), Err(JournalError::Foreign { .. })));

@@ -7,11 +7,14 @@ mod parallel;
 pub mod stats;
 
 pub use hash::{KeySet, PerftTable};
-pub use parallel::{count, divide_parallel, divide_with, perft_parallel, with_threads, Search, SERIAL_DEPTH};
+pub use parallel::{
+    count, divide_parallel, divide_with, perft_parallel, thread_pool, with_threads, Search, MAX_THREADS,
+    SERIAL_DEPTH,
+};
 pub use stats::{perft_stats, DepthStats};
 
 use crate::board::Board;
-use crate::movegen::MoveList;
+use crate::movegen::{MoveList, MAX_LEGAL_MOVES};
 use crate::types::Move;
 
 /// The deepest count accepted anywhere (suites, the command line, UCI):
@@ -19,21 +22,31 @@ use crate::types::Move;
 /// recursion always fits the stack.
 pub const MAX_DEPTH: u32 = 64;
 
+/// Subtrees at most this many plies deep are counted in `u64`, deeper ones
+/// in `u128`. No accepted position has more than [`MAX_LEGAL_MOVES`] (682)
+/// legal moves, so a subtree of `d` plies has at most 682^d leaves, and
+/// 682^6 ≈ 1.0 · 10¹⁷ is far below 2⁶⁴ ≈ 1.8 · 10¹⁹ (682^7 is not). Counts
+/// above this depth can pass 2⁶⁴: perft(14) of the start position is
+/// 61,885,021,521,585,529,237.
+pub const U64_SAFE_DEPTH: u32 = 6;
+const _: () = assert!((MAX_LEGAL_MOVES as u128).pow(U64_SAFE_DEPTH) < u64::MAX as u128);
+const _: () = assert!(parallel::SERIAL_DEPTH <= U64_SAFE_DEPTH);
+
 /// A rough estimate of perft(`depth`) without hashing, and the seconds
 /// one thread took to make it: counts depth 1, 2, ... until a count
 /// reaches a million nodes, then extrapolates with the average growth of
 /// the last two plies (which smooths the odd/even swing of check-heavy
 /// positions). Exact when `depth` itself is reached.
-pub fn estimate_nodes(board: &Board, depth: u32) -> (f64, u64, f64) {
+pub fn estimate_nodes(board: &Board, depth: u32) -> (f64, u128, f64) {
     let start = std::time::Instant::now();
     let mut board = board.fork();
-    let mut counts = vec![1u64];
+    let mut counts = vec![1u128];
     let mut k = 0;
     while k < depth && counts[k as usize] < 1_000_000 {
         k += 1;
         counts.push(perft(&mut board, k, Mode::Bulk));
     }
-    let counted: u64 = counts.iter().sum();
+    let counted: u128 = counts.iter().sum();
     let seconds = start.elapsed().as_secs_f64();
     let last = counts[k as usize] as f64;
     if k == depth || last == 0.0 {
@@ -68,8 +81,27 @@ impl Mode {
     }
 }
 
-/// Number of leaf nodes `depth` plies below `board` (1 for depth 0).
-pub fn perft(board: &mut Board, depth: u32, mode: Mode) -> u64 {
+/// Number of leaf nodes `depth` plies below `board` (1 for depth 0), exact
+/// at any depth.
+pub fn perft(board: &mut Board, depth: u32, mode: Mode) -> u128 {
+    if depth <= U64_SAFE_DEPTH {
+        return u128::from(perft_u64(board, depth, mode));
+    }
+    let moves = board.legal_moves();
+    let mut nodes = 0u128;
+    for &mv in &moves {
+        board.make(mv);
+        nodes += perft(board, depth - 1, mode);
+        board.unmake();
+    }
+    nodes
+}
+
+/// [`perft`] of a subtree at most [`U64_SAFE_DEPTH`] plies deep, which
+/// cannot reach 2⁶⁴: the hot path counts in machine words.
+#[inline]
+pub(crate) fn perft_u64(board: &mut Board, depth: u32, mode: Mode) -> u64 {
+    debug_assert!(depth <= U64_SAFE_DEPTH);
     match (mode, depth) {
         (_, 0) => 1,
         (Mode::Bulk, _) => bulk(board, depth),
@@ -78,7 +110,7 @@ pub fn perft(board: &mut Board, depth: u32, mode: Mode) -> u64 {
 }
 
 /// Perft of each legal move at the root, in generation order.
-pub fn divide(board: &mut Board, depth: u32, mode: Mode) -> Vec<(Move, u64)> {
+pub fn divide(board: &mut Board, depth: u32, mode: Mode) -> Vec<(Move, u128)> {
     let moves = board.legal_moves();
     moves
         .into_iter()

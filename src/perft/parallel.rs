@@ -13,12 +13,13 @@ use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
 use super::hash::PerftTable;
-use super::{perft, Mode};
+use super::{perft_u64, Mode, U64_SAFE_DEPTH};
 use crate::board::Board;
 use crate::movegen::{MoveList, MAX_LEGAL_MOVES};
 use crate::types::Move;
 
-/// Subtrees with at most this many plies left run serially in one task.
+/// Subtrees with at most this many plies left run serially in one task
+/// (and count in `u64`: see [`U64_SAFE_DEPTH`]).
 pub const SERIAL_DEPTH: u32 = 3;
 
 /// Everything that shapes a count besides the position and the depth.
@@ -47,7 +48,8 @@ impl<'a> Search<'a> {
 /// table; `key` is its key in the table's key set. All children are looked
 /// up first, in one pass over keys computed without making the moves, so
 /// their cache misses overlap; only the children not found are searched
-/// (and stored). `counters` gathers (probes, hits).
+/// (and stored). `counters` gathers (probes, hits). `depth` is at most
+/// [`SERIAL_DEPTH`], so the count fits a `u64`.
 fn hashed(
     board: &mut Board,
     key: u64,
@@ -56,9 +58,10 @@ fn hashed(
     table: &PerftTable,
     counters: &mut (u64, u64),
 ) -> u64 {
+    debug_assert!(depth <= U64_SAFE_DEPTH);
     if depth <= 2 {
         // Children at one ply are counted, not stored: a probe costs more.
-        return perft(board, depth, mode);
+        return perft_u64(board, depth, mode);
     }
     let keys = table.keys();
     let mut moves = MoveList::new();
@@ -71,7 +74,7 @@ fn hashed(
             board.unmake();
             child_key
         });
-        table.prefetch(child_key);
+        table.prefetch(child_key, depth - 1);
         child_keys.push(child_key);
     }
     let child_depth = depth - 1;
@@ -89,7 +92,7 @@ fn hashed(
                 board.make(mv);
                 let n = hashed(board, child_key, child_depth, mode, table, counters);
                 board.unmake();
-                table.store(child_key, child_depth, n);
+                table.store(child_key, child_depth, u128::from(n));
                 n
             }
         };
@@ -98,12 +101,13 @@ fn hashed(
     nodes
 }
 
-/// One task's serial count, on the task's own board.
+/// One task's serial count, on the task's own board; `depth` is at most
+/// [`SERIAL_DEPTH`].
 fn serial(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
     if search.stopped() {
         return None;
     }
-    let Some(table) = search.table else { return Some(perft(board, depth, search.mode)) };
+    let Some(table) = search.table else { return Some(perft_u64(board, depth, search.mode)) };
     let key = table.keys().key(board);
     let mut counters = (1, 0);
     let nodes = match table.probe(key, depth) {
@@ -113,7 +117,7 @@ fn serial(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
         }
         None => {
             let nodes = hashed(board, key, depth, search.mode, table, &mut counters);
-            table.store(key, depth, nodes);
+            table.store(key, depth, u128::from(nodes));
             nodes
         }
     };
@@ -122,16 +126,17 @@ fn serial(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
 }
 
 /// Perft of `board` to `depth` on the current rayon pool, or `None` if
-/// `search.stop` was raised before it finished.
-pub fn count(board: &Board, depth: u32, search: &Search) -> Option<u64> {
+/// `search.stop` was raised before it finished. Exact at any depth: levels
+/// above [`SERIAL_DEPTH`] add their children in `u128`.
+pub fn count(board: &Board, depth: u32, search: &Search) -> Option<u128> {
     count_owned(&mut board.fork(), depth, search)
 }
 
 /// [`count`] on a board the caller gives up (each task owns its board, so
 /// a serial task needs no copy of its own).
-fn count_owned(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
+fn count_owned(board: &mut Board, depth: u32, search: &Search) -> Option<u128> {
     if depth <= SERIAL_DEPTH {
-        return serial(board, depth, search);
+        return serial(board, depth, search).map(u128::from);
     }
     let board: &Board = board;
     if search.stopped() {
@@ -141,7 +146,7 @@ fn count_owned(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
     if let (Some(table), Some(key)) = (search.table, key) {
         if let Some(nodes) = table.probe(key, depth) {
             table.record(1, 1);
-            return Some(nodes);
+            return Some(u128::from(nodes));
         }
         table.record(1, 0);
     }
@@ -153,7 +158,7 @@ fn count_owned(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
             child.make(mv);
             count_owned(&mut child, depth - 1, search)
         })
-        .try_fold(|| 0u64, |sum, n| n.map(|n| sum + n))
+        .try_fold(|| 0u128, |sum, n| n.map(|n| sum + n))
         .try_reduce(|| 0, |a, b| Some(a + b))?;
     if let (Some(table), Some(key)) = (search.table, key) {
         table.store(key, depth, nodes);
@@ -162,7 +167,7 @@ fn count_owned(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
 }
 
 /// Perft of `board` to `depth` on the current rayon pool.
-pub fn perft_parallel(board: &Board, depth: u32, mode: Mode) -> u64 {
+pub fn perft_parallel(board: &Board, depth: u32, mode: Mode) -> u128 {
     count(board, depth, &Search::new(mode)).expect("a search without a stop flag always finishes")
 }
 
@@ -174,8 +179,8 @@ pub fn divide_with(
     board: &Board,
     depth: u32,
     search: &Search,
-    done: &(dyn Fn(Move, u64) + Sync),
-) -> Vec<(Move, Option<u64>)> {
+    done: &(dyn Fn(Move, u128) + Sync),
+) -> Vec<(Move, Option<u128>)> {
     board
         .legal_moves()
         .par_iter()
@@ -198,15 +203,21 @@ pub fn divide_parallel(
     board: &Board,
     depth: u32,
     mode: Mode,
-    done: &(dyn Fn(Move, u64) + Sync),
-) -> Vec<(Move, u64)> {
+    done: &(dyn Fn(Move, u128) + Sync),
+) -> Vec<(Move, u128)> {
     divide_with(board, depth, &Search::new(mode), done)
         .into_iter()
         .map(|(mv, n)| (mv, n.expect("a search without a stop flag always finishes")))
         .collect()
 }
 
-/// Runs `f` on a rayon pool of `threads` threads (0 is treated as 1).
+/// The most worker threads any pool gets: far more than any machine this
+/// runs on has cores, and few enough that a typo (`-t 100000`) cannot
+/// bring a shared server down.
+pub const MAX_THREADS: usize = 1024;
+
+/// Runs `f` on a rayon pool of `threads` threads, clamped to 1 to
+/// [`MAX_THREADS`].
 ///
 /// # Errors
 /// If the operating system refuses to start the threads.
@@ -214,8 +225,15 @@ pub fn with_threads<T: Send>(
     threads: usize,
     f: impl FnOnce() -> T + Send,
 ) -> Result<T, rayon::ThreadPoolBuildError> {
+    Ok(thread_pool(threads)?.install(f))
+}
+
+/// A rayon pool of `threads` threads, clamped to 1 to [`MAX_THREADS`].
+///
+/// # Errors
+/// If the operating system refuses to start the threads.
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
     // 16 MiB of stack (reserved, touched only as used): a count to
     // `MAX_DEPTH` nests one parallel level per ply.
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1)).stack_size(16 << 20).build()?;
-    Ok(pool.install(f))
+    rayon::ThreadPoolBuilder::new().num_threads(threads.clamp(1, MAX_THREADS)).stack_size(16 << 20).build()
 }

@@ -33,23 +33,23 @@ pub struct DepthStats {
     /// Plies from the root (1 for the root's children).
     pub depth: u32,
     /// Nodes at this depth.
-    pub nodes: u64,
+    pub nodes: u128,
     /// Reached by a capture (en passant included).
-    pub captures: u64,
+    pub captures: u128,
     /// Reached by an en-passant capture.
-    pub en_passant: u64,
+    pub en_passant: u128,
     /// Reached by castling.
-    pub castles: u64,
+    pub castles: u128,
     /// Reached by a promotion.
-    pub promotions: u64,
+    pub promotions: u128,
     /// The side to move is in check.
-    pub checks: u64,
+    pub checks: u128,
     /// In check from a piece other than the one that moved.
-    pub discovered_checks: u64,
+    pub discovered_checks: u128,
     /// In check from two pieces.
-    pub double_checks: u64,
+    pub double_checks: u128,
     /// Checkmated.
-    pub checkmates: u64,
+    pub checkmates: u128,
 }
 
 impl DepthStats {

@@ -5,10 +5,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// Which program produced a report.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolInfo {
     /// `"perft"`.
     pub name: String,
@@ -40,7 +41,7 @@ impl ToolInfo {
 }
 
 /// The machine a report was measured on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MachineInfo {
     /// CPU model name, as the operating system reports it.
     pub cpu: String,
@@ -128,26 +129,86 @@ pub fn default_report_path(results_dir: &Path, kind: &str) -> PathBuf {
     results_dir.join(format!("{kind}-{stamp}.json"))
 }
 
-/// Writes `bytes` to `path` atomically: into a temporary file in the same
-/// directory, flushed to disk, then renamed over `path`, so a reader (or a
-/// crash) never sees a half-written file. Creates missing parent
-/// directories.
+/// Where a write to `path` lands: `Replace(file)` for a regular file or a
+/// new path (following symbolic links, so a link's target is replaced, not
+/// the link), `InPlace` for anything else that exists (a device such as
+/// `/dev/null`, a FIFO, a terminal) and for paths under `/dev/` and
+/// `/proc/` (`/dev/stdout` is written through, whatever it points to).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Destination {
+    Replace(PathBuf),
+    InPlace,
+}
+
+/// At most this many symbolic links are followed, as Linux does.
+const MAX_SYMLINKS: usize = 40;
+
+fn destination(path: &Path) -> std::io::Result<Destination> {
+    if path.starts_with("/dev") || path.starts_with("/proc") {
+        return Ok(Destination::InPlace);
+    }
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => {
+            return Err(std::io::Error::other(format!("{} is a directory", path.display())));
+        }
+        Ok(metadata) if !metadata.is_file() => return Ok(Destination::InPlace),
+        _ => {}
+    }
+    // A regular file or nothing yet: find the file the links lead to (a
+    // dangling link's target is created).
+    let mut resolved = path.to_path_buf();
+    for _ in 0..MAX_SYMLINKS {
+        match std::fs::symlink_metadata(&resolved) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let target = std::fs::read_link(&resolved)?;
+                if target.starts_with("/dev") || target.starts_with("/proc") {
+                    return Ok(Destination::InPlace);
+                }
+                resolved = match resolved.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(Destination::Replace(resolved)),
+        }
+    }
+    Err(std::io::Error::other(format!("{}: too many levels of symbolic links", path.display())))
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Writes `bytes` to `path` so that a reader (or a crash) never sees a
+/// half-written report: a regular file is written as a temporary file in
+/// the same directory, flushed to disk, then renamed over it; missing
+/// parent directories are created. A symbolic link is followed and its
+/// target replaced. Anything else that exists (a character device such as
+/// `/dev/null`, a FIFO) and paths under `/dev/` and `/proc/` (such as
+/// `/dev/stdout`) are written in place, never replaced.
 ///
 /// # Errors
 /// Any I/O error; the temporary file is removed on failure.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
+    let target = match destination(path)? {
+        Destination::InPlace => {
+            let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+            return file.write_all(bytes).and_then(|()| file.flush());
+        }
+        Destination::Replace(target) => target,
     };
+    let dir = parent_dir(&target);
     std::fs::create_dir_all(&dir)?;
-    let name = path.file_name().map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    let name = target.file_name().map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
     let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
-        std::fs::rename(&temp, path)
+        std::fs::rename(&temp, &target)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);
@@ -166,20 +227,20 @@ pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> std::io::Result
     write_atomic(path, &bytes)
 }
 
-/// Checks, before a long run, that a report can be written to `path`: the
-/// directory exists or can be created, and a file can be created in it.
+/// Checks, before a long run, that a report can be written to `path`: for
+/// a file to be replaced, that its directory exists or can be created and
+/// a file can be created in it; for a device or FIFO, that it is there
+/// (nothing is opened: opening a FIFO would wait for a reader).
 ///
 /// # Errors
 /// The I/O error that writing would meet.
 pub fn check_writable(path: &Path) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
+    let target = match destination(path)? {
+        Destination::InPlace => return std::fs::metadata(path).map(drop),
+        Destination::Replace(target) => target,
     };
+    let dir = parent_dir(&target);
     std::fs::create_dir_all(&dir)?;
-    if path.is_dir() {
-        return Err(std::io::Error::other(format!("{} is a directory", path.display())));
-    }
     let probe = dir.join(format!(".perft-write-test.{}", std::process::id()));
     std::fs::File::create(&probe)?;
     std::fs::remove_file(&probe)
@@ -192,7 +253,7 @@ pub struct DivideEntry {
     #[serde(rename = "move")]
     pub mv: String,
     /// Leaf nodes below it.
-    pub nodes: u64,
+    pub nodes: u128,
 }
 
 /// How a hash table was used.
@@ -224,9 +285,15 @@ impl HashInfo {
 
 /// What every report starts with: which kind it is, and which program
 /// wrote it where and when.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Reports write it flattened into their top level, but read it in a pass
+/// of its own ([`from_json`]): serde reads flattened structs through a
+/// buffer that cannot hold integers past 2⁶⁴, and counts can be that large.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReportHeader {
-    /// `run`, `suite`, `bench`, `compare` or `check`.
+    /// `run`, `suite`, `bench`, `compare` or `check` (empty in reports
+    /// written before reports had kinds).
+    #[serde(default)]
     pub kind: String,
     /// The program.
     pub tool: ToolInfo,
@@ -248,11 +315,64 @@ impl ReportHeader {
     }
 }
 
+/// A report type: a serde struct whose [`ReportHeader`] is flattened when
+/// written and skipped when read (see [`from_json`]).
+pub trait Report: Serialize + DeserializeOwned {
+    /// The report's header.
+    fn header_mut(&mut self) -> &mut ReportHeader;
+}
+
+macro_rules! impl_report {
+    ($($report:ty),*) => {$(
+        impl Report for $report {
+            fn header_mut(&mut self) -> &mut ReportHeader {
+                &mut self.header
+            }
+        }
+    )*};
+}
+impl_report!(RunReport, SuiteReport, BenchReport, CompareReport, CheckReport);
+
+/// The kind of the report in JSON text (`run`, `suite`, `bench`, `compare`,
+/// `check`); for reports written before reports had kinds, inferred from
+/// their fields (`bench` or `suite`), else empty.
+///
+/// # Errors
+/// If the text is not a JSON object.
+pub fn report_kind(text: &str) -> serde_json::Result<String> {
+    use serde::de::IgnoredAny;
+    #[derive(Deserialize)]
+    struct Probe {
+        #[serde(default)]
+        kind: String,
+        positions: Option<IgnoredAny>,
+        total: Option<IgnoredAny>,
+        results: Option<IgnoredAny>,
+        summary: Option<IgnoredAny>,
+    }
+    let probe: Probe = serde_json::from_str(text)?;
+    Ok(match probe.kind.as_str() {
+        "" if probe.positions.is_some() && probe.total.is_some() => "bench".into(),
+        "" if probe.results.is_some() && probe.summary.is_some() => "suite".into(),
+        _ => probe.kind,
+    })
+}
+
+/// Reads a report from JSON text, counts of any size exactly.
+///
+/// # Errors
+/// If the text is not JSON or not a report of this type.
+pub fn from_json<R: Report>(text: &str) -> serde_json::Result<R> {
+    let mut report: R = serde_json::from_str(text)?;
+    *report.header_mut() = serde_json::from_str(text)?;
+    Ok(report)
+}
+
 /// Report of `perft run`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
     /// `kind` (always `"run"`), `tool`, `machine`, `timestamp`.
-    #[serde(flatten)]
+    #[serde(flatten, skip_deserializing)]
     pub header: ReportHeader,
     /// The position counted.
     pub fen: String,
@@ -271,7 +391,7 @@ pub struct RunReport {
     /// Worker threads.
     pub threads: usize,
     /// Leaf nodes.
-    pub nodes: u64,
+    pub nodes: u128,
     /// Wall time of the count.
     pub seconds: f64,
     /// `nodes / seconds`.
@@ -285,6 +405,10 @@ pub struct RunReport {
     /// then empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stats: Vec<crate::perft::DepthStats>,
+    /// A signal stopped the run: `nodes` and `divide` hold only the root
+    /// moves that finished.
+    #[serde(default)]
+    pub interrupted: bool,
 }
 
 /// One check of a suite: a position at one depth.
@@ -302,16 +426,21 @@ pub struct SuiteResult {
     /// Plies counted.
     pub depth: u32,
     /// The count the file expects.
-    pub expected: u64,
+    pub expected: u128,
     /// The count found.
-    pub nodes: u64,
+    pub nodes: u128,
     /// Whether they agree.
     pub ok: bool,
     /// Wall time of this check (approximate when checks run in parallel).
     pub seconds: f64,
-    /// Our count per root move, for failed checks only.
+    /// Our count per root move, for failed checks only (recounted, with
+    /// the second key set when hashing).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub divide: Vec<DivideEntry>,
+    /// The recount's total, only when it differs from `nodes`: a hash
+    /// collision corrupted one of the two counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recount: Option<u128>,
 }
 
 /// A line (or file) of a suite that could not be used.
@@ -342,7 +471,7 @@ pub struct SuiteSummary {
     /// `--fail-fast` stopped the run.
     pub skipped: usize,
     /// Leaf nodes counted in all checks run.
-    pub nodes: u64,
+    pub nodes: u128,
     /// Wall time of the whole run.
     pub seconds: f64,
     /// `nodes / seconds`.
@@ -357,7 +486,7 @@ pub struct SuiteSettings {
     pub max_depth: Option<u32>,
     /// Checks expecting more nodes than this were skipped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_nodes: Option<u64>,
+    pub max_nodes: Option<u128>,
     /// Impossible-but-playable positions accepted.
     pub relaxed: bool,
     /// Chess960 castling forced for every position.
@@ -370,7 +499,7 @@ pub struct SuiteSettings {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SuiteReport {
     /// `kind` (always `"suite"`), `tool`, `machine`, `timestamp`.
-    #[serde(flatten)]
+    #[serde(flatten, skip_deserializing)]
     pub header: ReportHeader,
     /// Worker threads.
     pub threads: usize,
@@ -413,9 +542,9 @@ pub struct BenchEntry {
     /// Plies counted.
     pub depth: u32,
     /// Leaf nodes counted.
-    pub nodes: u64,
+    pub nodes: u128,
     /// The count the bench set expects.
-    pub expected: u64,
+    pub expected: u128,
     /// Whether they agree.
     pub ok: bool,
     /// Run times.
@@ -430,7 +559,7 @@ pub struct BenchEntry {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct BenchTotal {
     /// Leaf nodes of one round.
-    pub nodes: u64,
+    pub nodes: u128,
     /// Sums of the per-position minimum, median and maximum times.
     pub seconds: Stats,
     /// `nodes / seconds.median`.
@@ -441,7 +570,7 @@ pub struct BenchTotal {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchReport {
     /// `kind` (always `"bench"`), `tool`, `machine`, `timestamp`.
-    #[serde(flatten)]
+    #[serde(flatten, skip_deserializing)]
     pub header: ReportHeader,
     /// The bench set file.
     pub bench_set: String,
@@ -490,7 +619,7 @@ pub struct CompareResult {
     pub position: String,
     /// The count the engine reported (the last one if rounds disagreed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<u64>,
+    pub nodes: Option<u128>,
     /// Whether every count it reported agrees with the expected count.
     pub agrees: bool,
     /// Run times with the start-up time subtracted.
@@ -518,14 +647,14 @@ pub struct ComparePosition {
     /// Depth counted.
     pub depth: u32,
     /// The count every engine should report.
-    pub expected: u64,
+    pub expected: u128,
 }
 
 /// Report of `perft compare`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareReport {
     /// `kind` (always `"compare"`), `tool`, `machine`, `timestamp`.
-    #[serde(flatten)]
+    #[serde(flatten, skip_deserializing)]
     pub header: ReportHeader,
     /// Threads given to our engine and to UCI engines (`Threads` option).
     pub threads: usize,
@@ -570,12 +699,12 @@ pub struct CheckResult {
     /// Plies counted.
     pub depth: u32,
     /// The reference count: the file's, or ours where the file has none.
-    pub expected: u64,
+    pub expected: u128,
     /// Where `expected` comes from: `file` or `perft`.
     pub expected_from: String,
     /// The engine's count, if it answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub engine_nodes: Option<u64>,
+    pub engine_nodes: Option<u128>,
     /// Whether the engine's count matches.
     pub ok: bool,
     /// Wall time of the engine's count.
@@ -619,7 +748,7 @@ pub struct CheckSummary {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckReport {
     /// `kind` (always `"check"`), `tool`, `machine`, `timestamp`.
-    #[serde(flatten)]
+    #[serde(flatten, skip_deserializing)]
     pub header: ReportHeader,
     /// The engine checked.
     pub engine: CheckedEngine,

@@ -9,6 +9,9 @@ use crate::board::truncate_chars;
 pub const MAX_SUITE_DEPTH: u32 = crate::perft::MAX_DEPTH;
 /// Longest line accepted, in bytes.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
+/// At most this many unreadable lines are listed per file; the others are
+/// only counted (a file of garbage must not become a flood of messages).
+pub const MAX_LISTED_ERRORS: usize = 1000;
 
 /// One position of a suite and the counts it expects.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +23,7 @@ pub struct SuiteEntry {
     /// The FEN as written (4 to 6 fields).
     pub fen: String,
     /// Expected counts as (depth, nodes), in file order, depths distinct.
-    pub counts: Vec<(u32, u64)>,
+    pub counts: Vec<(u32, u128)>,
 }
 
 /// A line that could not be read.
@@ -43,8 +46,11 @@ impl fmt::Display for LineError {
 pub struct ParsedSuite {
     /// Positions, in file order.
     pub entries: Vec<SuiteEntry>,
-    /// Lines that could not be read; the other lines are still used.
+    /// Lines that could not be read, the first [`MAX_LISTED_ERRORS`]; the
+    /// other lines are still used.
     pub errors: Vec<LineError>,
+    /// Further unreadable lines, counted but not listed.
+    pub unlisted_errors: usize,
 }
 
 /// Reads suite text in either format (they may even be mixed). Never fails:
@@ -56,7 +62,11 @@ pub fn parse_suite(bytes: &[u8]) -> ParsedSuite {
     for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = index + 1;
         if let Err(message) = reader.line(line, raw) {
-            reader.parsed.errors.push(LineError { line, message });
+            if reader.parsed.errors.len() < MAX_LISTED_ERRORS {
+                reader.parsed.errors.push(LineError { line, message });
+            } else {
+                reader.parsed.unlisted_errors += 1;
+            }
         }
     }
     let mut parsed = reader.parsed;
@@ -116,7 +126,7 @@ impl Reader {
     }
 }
 
-fn add_count(counts: &mut Vec<(u32, u64)>, depth: u32, nodes: u64) -> Result<(), String> {
+fn add_count(counts: &mut Vec<(u32, u128)>, depth: u32, nodes: u128) -> Result<(), String> {
     match counts.iter().find(|&&(d, _)| d == depth) {
         Some(&(_, existing)) if existing != nodes => {
             Err(format!("depth {depth} given twice with different counts ({existing} and {nodes})"))
@@ -139,14 +149,15 @@ fn parse_depth(text: &str) -> Result<u32, String> {
     }
 }
 
-fn parse_count(text: &str) -> Result<u64, String> {
+fn parse_count(text: &str) -> Result<u128, String> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("node count {text:?} is not a non-negative whole number"));
+        return Err(format!("node count {:?} is not a non-negative whole number", truncate_chars(text, 60)));
     }
-    text.parse::<u64>().map_err(|_| format!("node count {text} is too large"))
+    text.parse::<u128>()
+        .map_err(|_| format!("node count {} is too large (the limit is 2^128 - 1)", truncate_chars(text, 60)))
 }
 
-fn parse_perft_line(rest: &str) -> Result<(u32, u64), String> {
+fn parse_perft_line(rest: &str) -> Result<(u32, u128), String> {
     let mut parts = rest.split_ascii_whitespace();
     match (parts.next(), parts.next(), parts.next()) {
         (Some(depth), Some(count), None) => Ok((parse_depth(depth)?, parse_count(count)?)),
@@ -156,7 +167,7 @@ fn parse_perft_line(rest: &str) -> Result<(u32, u64), String> {
 
 /// Splits an EPD line into FEN, id and counts.
 /// A FEN, its id and its counts.
-type EpdRecord = (String, Option<String>, Vec<(u32, u64)>);
+type EpdRecord = (String, Option<String>, Vec<(u32, u128)>);
 
 fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
     let (head, operations) = text.split_once(';').unwrap_or((text, ""));
@@ -252,7 +263,7 @@ mod tests {
         let text = "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 x\n\
             8/8/8/8/8/8/8/K6k w - - 0 1 ;D0 1\n\
             8/8/8/8/8/8/8/K6k w - - 0 1 ;D1000 1\n\
-            8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 99999999999999999999999\n\
+            8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 340282366920938463463374607431768211456\n\
             8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D1 4\n\
             8/8/8/8/8/8/8/K6k w ;D1 3\n\
             perft 1 20\n\

@@ -1,14 +1,16 @@
 //! Running suites: every position at every depth it lists, in parallel.
 
+use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::parse::{parse_suite, ParsedSuite};
+use super::parse::{parse_suite, ParsedSuite, MAX_LISTED_ERRORS};
 use crate::board::{Board, CastlingMode, FenOptions};
-use crate::perft::{count, divide_with, Mode, PerftTable, Search};
+use crate::perft::{count, divide_with, KeySet, Mode, PerftTable, Search};
 use crate::report::{DivideEntry, SuiteError, SuiteResult, SuiteSummary};
 
 /// Largest suite file read, in bytes.
@@ -41,7 +43,7 @@ pub struct SuiteOptions {
     /// Skip depths above this.
     pub max_depth: Option<u32>,
     /// Skip checks expecting more nodes than this.
-    pub max_nodes: Option<u64>,
+    pub max_nodes: Option<u128>,
     /// Stop starting new checks after the first mismatch.
     pub fail_fast: bool,
     /// Bulk or full counting.
@@ -80,7 +82,7 @@ pub struct PlannedCheck {
     /// Depth to count.
     pub depth: u32,
     /// The count the file gives, if any (see [`SuiteOptions::extra_depth`]).
-    pub expected: Option<u64>,
+    pub expected: Option<u128>,
 }
 
 /// The checks a run will make, before it starts.
@@ -89,6 +91,8 @@ pub struct SuitePlan {
     /// Checks to run per position, indexed by `Check::position`.
     checks_per_position: Vec<usize>,
     errors: Vec<SuiteError>,
+    /// Unusable lines and files per file, listed or not.
+    error_counts: BTreeMap<String, usize>,
     positions: usize,
     skipped: usize,
     options: SuiteOptions,
@@ -102,7 +106,7 @@ pub struct SuiteProgress {
     /// Positions whose checks have all finished.
     pub positions_done: usize,
     /// Leaf nodes counted so far.
-    pub nodes_done: u64,
+    pub nodes_done: u128,
 }
 
 /// What a finished run found.
@@ -110,8 +114,10 @@ pub struct SuiteProgress {
 pub struct SuiteOutcome {
     /// Every check run, in file, line and depth order.
     pub results: Vec<SuiteResult>,
-    /// Unusable files and lines.
+    /// Unusable files and lines (see [`SuitePlan::errors`]).
     pub errors: Vec<SuiteError>,
+    /// Number of unusable lines per file, listed or not.
+    pub error_counts: BTreeMap<String, usize>,
     /// Totals.
     pub summary: SuiteSummary,
     /// Whether `fail_fast` stopped the run early.
@@ -130,25 +136,43 @@ impl SuitePlan {
             checks: Vec::new(),
             checks_per_position: Vec::new(),
             errors: Vec::new(),
+            error_counts: BTreeMap::new(),
             positions: 0,
             skipped: 0,
             options,
         };
         for (index, file) in files.into_iter().enumerate() {
             let first_error = plan.errors.len();
-            plan.add_file(index, file, fen_options);
-            plan.errors[first_error..].sort_by_key(|e| e.line);
+            let name = file.name.clone();
+            let unlisted = plan.add_file(index, file, fen_options);
+            let file_errors = &mut plan.errors[first_error..];
+            file_errors.sort_by_key(|e| e.line);
+            let listed = file_errors.len().min(MAX_LISTED_ERRORS);
+            let unlisted = unlisted + (file_errors.len() - listed);
+            if listed + unlisted > 0 {
+                *plan.error_counts.entry(name.clone()).or_default() += listed + unlisted;
+            }
+            plan.errors.truncate(first_error + listed);
+            if unlisted > 0 {
+                plan.errors.push(SuiteError {
+                    file: name,
+                    line: 0,
+                    message: format!("{unlisted} more unreadable lines, not listed (the first {listed} are)"),
+                });
+            }
         }
         plan
     }
 
-    fn add_file(&mut self, index: usize, file: SuiteFile, fen_options: FenOptions) {
+    /// Adds a file's checks and errors; returns the number of its
+    /// unreadable lines the parser counted without listing.
+    fn add_file(&mut self, index: usize, file: SuiteFile, fen_options: FenOptions) -> usize {
         let options = self.options;
         let parsed = match file.content {
             Ok(parsed) => parsed,
             Err(message) => {
                 self.errors.push(SuiteError { file: file.name, line: 0, message });
-                return;
+                return 0;
             }
         };
         for error in parsed.errors {
@@ -173,7 +197,7 @@ impl SuitePlan {
             self.positions += 1;
             let position = self.checks_per_position.len();
             let mut checks = 0;
-            let mut counts: Vec<(u32, Option<u64>)> =
+            let mut counts: Vec<(u32, Option<u128>)> =
                 entry.counts.iter().map(|&(d, n)| (d, Some(n))).collect();
             if let Some(depth) = options.extra_depth.filter(|&d| !entry.counts.iter().any(|&(e, _)| e == d)) {
                 counts.push((depth, None));
@@ -202,6 +226,7 @@ impl SuitePlan {
                 self.checks_per_position.push(checks);
             }
         }
+        parsed.unlisted_errors
     }
 
     /// Number of checks that will run.
@@ -224,9 +249,21 @@ impl SuitePlan {
         self.skipped
     }
 
-    /// Unusable files and lines, in the order the files were given.
+    /// Unusable files and lines, in the order the files were given: at
+    /// most [`MAX_LISTED_ERRORS`] per file, then one entry (line 0) saying
+    /// how many more there are.
     pub fn errors(&self) -> &[SuiteError] {
         &self.errors
+    }
+
+    /// Number of unusable files and lines, listed or not.
+    pub fn error_count(&self) -> usize {
+        self.error_counts.values().sum()
+    }
+
+    /// Number of unusable lines (or 1 for an unusable file) per file.
+    pub fn error_counts(&self) -> &BTreeMap<String, usize> {
+        &self.error_counts
     }
 
     /// Number of positions with at least one check to run.
@@ -236,7 +273,7 @@ impl SuitePlan {
 
     /// Sum of the expected counts of the checks that will run (those that
     /// have one).
-    pub fn expected_nodes(&self) -> u64 {
+    pub fn expected_nodes(&self) -> u128 {
         self.checks.iter().filter_map(|c| c.expected).sum()
     }
 
@@ -262,10 +299,17 @@ impl SuitePlan {
             self.checks_per_position.iter().map(|&n| AtomicUsize::new(n)).collect();
         let checks_done = AtomicUsize::new(0);
         let positions_done = AtomicUsize::new(0);
-        let nodes_done = AtomicU64::new(0);
+        // Once per check, so a lock costs nothing (there is no stable
+        // 128-bit atomic).
+        let nodes_done = Mutex::new(0u128);
         let search = Search { mode: self.options.mode, table, stop: interrupt };
         let interrupted = || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
         let fail_fast = self.options.fail_fast;
+        // A failing check's divide is recounted with a table indexed by the
+        // second key set (a quarter of the size, made at the first
+        // failure): a stored count could only explain the mismatch if both
+        // key sets collided, and a deep check still recounts at table speed.
+        let recount_table: OnceLock<Option<PerftTable>> = OnceLock::new();
         let mut order: Vec<&PlannedCheck> = self.checks.iter().collect();
         order.sort_by_key(|check| std::cmp::Reverse(check.expected));
         let mut results: Vec<(usize, SuiteResult)> = order
@@ -280,16 +324,25 @@ impl SuitePlan {
                 // Without an expected count, ours is the reference.
                 let expected = check.expected.unwrap_or(nodes);
                 let ok = nodes == expected;
+                let mut recount = None;
                 let divide = if ok {
                     Vec::new()
                 } else {
                     if fail_fast {
                         stop.store(true, Ordering::Relaxed);
                     }
-                    // Recounted without the table, so a mismatch cannot come
-                    // from a stored count.
-                    let plain = Search { table: None, ..search };
-                    divide_with(&check.board, check.depth, &plain, &|_, _| {})
+                    let second = table.and_then(|table| {
+                        recount_table
+                            .get_or_init(|| {
+                                PerftTable::with_buckets(table.buckets() / 4, KeySet::Secondary).ok()
+                            })
+                            .as_ref()
+                    });
+                    let again = Search { table: second, ..search };
+                    let divide = divide_with(&check.board, check.depth, &again, &|_, _| {});
+                    let total: Option<u128> = divide.iter().map(|&(_, n)| n).sum();
+                    recount = total.filter(|&total| total != nodes);
+                    divide
                         .into_iter()
                         .filter_map(|(mv, nodes)| {
                             Some(DivideEntry { mv: check.board.uci(mv), nodes: nodes? })
@@ -307,6 +360,7 @@ impl SuitePlan {
                     ok,
                     seconds,
                     divide,
+                    recount,
                 };
                 let positions = if remaining[check.position].fetch_sub(1, Ordering::AcqRel) == 1 {
                     positions_done.fetch_add(1, Ordering::AcqRel) + 1
@@ -316,7 +370,11 @@ impl SuitePlan {
                 let counts = SuiteProgress {
                     checks_done: checks_done.fetch_add(1, Ordering::AcqRel) + 1,
                     positions_done: positions,
-                    nodes_done: nodes_done.fetch_add(nodes, Ordering::AcqRel) + nodes,
+                    nodes_done: {
+                        let mut done = nodes_done.lock().unwrap_or_else(|e| e.into_inner());
+                        *done += nodes;
+                        *done
+                    },
                 };
                 progress(&result, counts);
                 Some((check.file_index, result))
@@ -325,14 +383,14 @@ impl SuitePlan {
         results.sort_by_key(|(file, r)| (*file, r.line, r.depth));
         let results: Vec<SuiteResult> = results.into_iter().map(|(_, r)| r).collect();
         let seconds = start.elapsed().as_secs_f64();
-        let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+        let nodes: u128 = results.iter().map(|r| r.nodes).sum();
         let not_run = self.checks.len() - results.len();
         let summary = SuiteSummary {
             positions: self.positions,
             checks: results.len(),
             passed: results.iter().filter(|r| r.ok).count(),
             failed: results.iter().filter(|r| !r.ok).count(),
-            errors: self.errors.len(),
+            errors: self.error_count(),
             skipped: self.skipped + not_run,
             nodes,
             seconds,
@@ -342,6 +400,7 @@ impl SuitePlan {
         SuiteOutcome {
             results,
             errors: self.errors,
+            error_counts: self.error_counts,
             summary,
             stopped_early: not_run > 0 && !interrupted,
             interrupted,

@@ -2,13 +2,21 @@
 # A fake command-line perft for the tests, printing the output format of
 # FAKE_FORMAT (qperft or gigantua) with counts from the real perft binary
 # ($PERFT_BIN). Arguments follow that program: qperft DEPTH FEN,
-# gigantua FEN DEPTH. FAKE_MODE=crash exits with status 1 after a line.
+# gigantua FEN DEPTH. FAKE_MODE (once deeper than one ply):
+#   crash       exits with status 1 after a line
+#   spam        prints `yes spam` forever
+#   background  prints its count and exits, leaving a child that holds its
+#               output open (its pid in $FAKE_PIDFILE)
 set -u
 format="${FAKE_FORMAT:-qperft}"
 if [ "$format" = qperft ]; then depth="$1"; fen="$2"; else fen="$1"; depth="$2"; fi
-if [ "${FAKE_MODE:-honest}" = crash ] && [ "$depth" -gt 1 ]; then
-    echo "Segmentation fault (pretend)" >&2
-    exit 1
+mode="${FAKE_MODE:-honest}"
+if [ "$depth" -gt 1 ]; then
+    case "$mode" in
+        crash) echo "Segmentation fault (pretend)" >&2; exit 1 ;;
+        spam) exec yes spam ;;
+        background) sleep 1000 & echo $! > "$FAKE_PIDFILE" ;;
+    esac
 fi
 if [ "$format" = qperft ]; then
     echo "Quick Perft by H.G. Muller"

@@ -9,6 +9,9 @@
 #   liar     reports one node too many
 #   garbage  prints binary junk and an unreadable total
 #   slowstart  takes 3 s to answer `uci`
+#   flood    answers with `a2a3: 1` forever
+#   spam     prints `info string spam` about 500 times a second, forever
+#   forker   starts a child that sleeps (its pid in $FAKE_PIDFILE), then hangs
 set -u
 mode="${FAKE_MODE:-honest}"
 fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -32,6 +35,9 @@ while IFS= read -r line; do
                     crash) kill -SEGV $$ ;;
                     hang) sleep 1000 ;;
                     garbage) printf '\x01\xff\xfe garbage \x00 here\n'; echo "Nodes searched: lots"; continue ;;
+                    flood) while :; do echo "a2a3: 1"; done ;;
+                    spam) while :; do echo "info string spam"; sleep 0.002; done ;;
+                    forker) sleep 1000 & echo $! > "$FAKE_PIDFILE"; sleep 1000 ;;
                 esac
             fi
             args=(run "$depth" --fen "$fen" --quiet --threads 1)
