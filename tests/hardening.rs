@@ -484,6 +484,24 @@ fn signals_stop_runs_and_write_what_finished() {
 }
 
 #[test]
+fn uci_mode_ends_at_the_first_signal() {
+    // A GUI or harness stops an engine with SIGTERM; `perft uci` waits on
+    // its input and has nothing to write, so it ends at once.
+    for (name, code) in [("TERM", 143), ("INT", 130)] {
+        let mut child = bin().arg("uci").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        use std::io::{BufRead, Write};
+        writeln!(stdin, "isready").unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        assert_eq!(line.trim(), "readyok");
+        signal(&child, name);
+        let output = finish(child, Duration::from_secs(5));
+        assert_eq!(output.status.code(), Some(code), "SIG{name}");
+    }
+}
+
+#[test]
 fn engine_errors_show_the_engines_last_output_in_logs() {
     let dir = tempfile::tempdir().unwrap();
     let suite = two_position_suite(dir.path());

@@ -55,6 +55,11 @@ pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// The first stop signal received (0: none).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
+/// Set by modes with nothing to write on the way out (`uci`, `perftree`):
+/// the first signal ends the program at once, as it would without a
+/// handler (a GUI or harness stops an engine with SIGTERM).
+pub static EXIT_ON_SIGNAL: AtomicBool = AtomicBool::new(false);
+
 /// Whether a stop signal arrived (the stop flag [`INTERRUPTED`] is also
 /// raised by a failing journal, which is not an interruption).
 pub fn interrupted() -> bool {
@@ -82,7 +87,9 @@ fn install_signal_handlers() {
     let Ok(mut signals) = Signals::new(STOP_SIGNALS) else { return };
     std::thread::spawn(move || {
         for signal in signals.forever() {
-            if SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst).is_err() {
+            if EXIT_ON_SIGNAL.load(Ordering::SeqCst)
+                || SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst).is_err()
+            {
                 // The second signal: no destructor runs, so end the engines
                 // here.
                 perft::engine::kill_all();

@@ -9,6 +9,7 @@ use perft::perft::{divide_parallel, with_threads, Mode};
 use super::EXIT_OK;
 
 pub fn perftree(args: super::args::PerftreeArgs) -> Result<u8> {
+    super::EXIT_ON_SIGNAL.store(true, std::sync::atomic::Ordering::SeqCst);
     let mut board = Board::from_fen_with(&args.fen, FenOptions::RELAXED)
         .with_context(|| format!("bad FEN {:?}", args.fen))?;
     for mv in args.moves.iter().flat_map(|m| m.split_whitespace()) {

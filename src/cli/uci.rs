@@ -87,6 +87,7 @@ impl Engine {
 const DEFAULT_HASH_MB: u64 = 16;
 
 pub fn uci() -> Result<u8> {
+    super::EXIT_ON_SIGNAL.store(true, std::sync::atomic::Ordering::SeqCst);
     let threads = output::threads(None)?;
     let mut engine = Engine {
         board: Board::startpos(),
