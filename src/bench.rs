@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::board::{Board, CastlingMode, FenOptions};
-use crate::perft::{count, perft_parallel, Mode, Search};
+use crate::perft::{count, Mode, Search};
 use crate::report::{BenchEntry, Stats};
 use crate::suite::ParsedSuite;
 
@@ -92,7 +92,7 @@ pub fn run_bench(
         if stopped() {
             break;
         }
-        perft_parallel(&position.board, position.depth.saturating_sub(1), mode);
+        count(&position.board, position.depth.saturating_sub(1), &Search { mode, table: None, stop });
     }
     let mut samples = vec![Vec::with_capacity(repeat); positions.len()];
     let mut nodes = vec![0u128; positions.len()];

@@ -4,13 +4,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
 use crate::engine::{Engine, EngineError, EnginePosition};
-use crate::perft::{divide_parallel, Mode};
+use crate::perft::{divide_with, Mode, Search};
 use crate::types::{Move, PieceKind};
 
 /// What a faulty position exercises.
@@ -31,11 +32,13 @@ pub enum Tag {
     DoubleCheck,
     /// The side to move has a pinned piece.
     Pin,
+    /// A Chess960 position (castling written king-takes-rook).
+    Chess960,
 }
 
 impl Tag {
     /// All tags, in report order.
-    pub const ALL: [Tag; 7] = [
+    pub const ALL: [Tag; 8] = [
         Tag::EnPassant,
         Tag::Castling,
         Tag::Chess960Castling,
@@ -43,6 +46,7 @@ impl Tag {
         Tag::Check,
         Tag::DoubleCheck,
         Tag::Pin,
+        Tag::Chess960,
     ];
 
     /// The tag's name in reports (`en_passant`, ...).
@@ -55,6 +59,7 @@ impl Tag {
             Tag::Check => "check",
             Tag::DoubleCheck => "double_check",
             Tag::Pin => "pin",
+            Tag::Chess960 => "chess960",
         }
     }
 }
@@ -112,6 +117,9 @@ pub enum BisectError {
     /// The engine failed while being asked.
     #[error("the engine failed during bisection: {0}")]
     Engine(EngineError),
+    /// The caller's stop flag was raised during our own counts.
+    #[error("stopped by an interrupt")]
+    Interrupted,
     /// The engine's count agreed with ours when asked again.
     #[error("the engine now agrees ({nodes} nodes at depth {depth}): the difference does not reproduce")]
     NoDifference {
@@ -199,6 +207,9 @@ pub fn tags_for(board: &Board, moves: &[String]) -> Vec<Tag> {
     if board.pinned().any() {
         add(Tag::Pin);
     }
+    if board.is_chess960() {
+        add(Tag::Chess960);
+    }
     tags.sort();
     tags
 }
@@ -213,10 +224,11 @@ fn position(start: &EnginePosition, path: &[String]) -> EnginePosition {
 /// Our count per move, by its UCI text.
 type OurDivide = BTreeMap<String, (Move, u128)>;
 
-fn our_divide(board: &Board, depth: u32) -> OurDivide {
-    divide_parallel(board, depth, Mode::Bulk, &|_, _| {})
+/// Our divide, or `Err(Interrupted)` when `stop` cut it short.
+fn our_divide(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Result<OurDivide, BisectError> {
+    divide_with(board, depth, &Search { mode: Mode::Bulk, table: None, stop }, &|_, _| {})
         .into_iter()
-        .map(|(mv, nodes)| (board.uci(mv), (mv, nodes)))
+        .map(|(mv, nodes)| Ok((board.uci(mv), (mv, nodes.ok_or(BisectError::Interrupted)?))))
         .collect()
 }
 
@@ -256,7 +268,7 @@ fn set_difference(
 /// moves for a position whose move list differs, and else descends into the
 /// cheapest. Engines without a divide are asked for each child's count.
 /// `on_step` sees each level as it is examined. Our counts run on the
-/// current rayon pool.
+/// current rayon pool and give up (`Interrupted`) once `stop` is raised.
 ///
 /// # Errors
 /// [`BisectError`] if the engine fails or stops disagreeing.
@@ -266,6 +278,7 @@ pub fn bisect(
     start: &EnginePosition,
     depth: u32,
     timeout: Duration,
+    stop: Option<&AtomicBool>,
     on_step: &mut dyn FnMut(&BisectStep),
 ) -> Result<Bisection, BisectError> {
     let mut node = board.fork();
@@ -286,7 +299,7 @@ pub fn bisect(
         differing.extend(extra.iter().cloned());
         Bisection {
             path,
-            fen: node.fen(),
+            fen: node.fen_keeping_en_passant(),
             depth,
             tags: tags_for(node, &differing),
             missing,
@@ -300,16 +313,30 @@ pub fn bisect(
             Some((run, ours)) => (run, ours),
             None => (engine.perft(&position(start, &path), depth, timeout)?, None),
         };
-        let ours = ours.unwrap_or_else(|| our_divide(&node, depth));
+        let ours = match ours {
+            Some(ours) => ours,
+            None => our_divide(&node, depth, stop)?,
+        };
         let our_total: u128 = ours.values().map(|&(_, n)| n).sum();
         let mut step = BisectStep {
             path: path.clone(),
-            fen: node.fen(),
+            fen: node.fen_keeping_en_passant(),
             depth,
             ours: our_total,
             theirs: run.nodes,
             next: None,
         };
+        // Move lists that differ are the answer, even where a missing and an
+        // extra move happen to leave the total right.
+        let their_divide = engine_divide(&node, &run);
+        if let Some(theirs) = &their_divide {
+            let (missing, extra) = set_difference(&ours, theirs);
+            if !missing.is_empty() || !extra.is_empty() {
+                on_step(&step);
+                steps.push(step);
+                return Ok(found(&node, path, depth, missing, extra, true, steps));
+            }
+        }
         if run.nodes == our_total {
             if steps.is_empty() {
                 return Err(BisectError::NoDifference { depth, nodes: run.nodes });
@@ -325,13 +352,7 @@ pub fn bisect(
             }
             return Ok(found(&parent_board, parent.path, parent.depth, Vec::new(), Vec::new(), false, steps));
         }
-        let next: Option<(String, Move)> = if let Some(theirs) = engine_divide(&node, &run) {
-            let (missing, extra) = set_difference(&ours, &theirs);
-            if !missing.is_empty() || !extra.is_empty() {
-                on_step(&step);
-                steps.push(step);
-                return Ok(found(&node, path, depth, missing, extra, true, steps));
-            }
+        let next: Option<(String, Move)> = if let Some(theirs) = their_divide {
             let mut differing: Vec<(&String, Move, u128)> = ours
                 .iter()
                 .filter(|(k, &(_, n))| theirs.get(*k) != Some(&n))
@@ -347,7 +368,7 @@ pub fn bisect(
                     let mut child_path = path.clone();
                     child_path.push(text.clone());
                     let child_run = engine.perft(&position(start, &child_path), depth - 1, timeout)?;
-                    let child_ours = our_divide(&child, depth - 1);
+                    let child_ours = our_divide(&child, depth - 1, stop)?;
                     let differs = engine_divide(&child, &child_run).is_some_and(|theirs| {
                         let (missing, extra) = set_difference(&child_ours, &theirs);
                         !missing.is_empty() || !extra.is_empty()

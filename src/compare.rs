@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::bench::{stats, BenchPosition};
 use crate::board::STARTPOS_FEN;
-use crate::engine::{Engine, EnginePosition};
+use crate::engine::{Engine, EngineError, EnginePosition};
 use crate::report::{CompareEngine, CompareResult};
 
 /// Runs of a depth-1 count used to measure an engine's start-up time.
@@ -49,9 +49,12 @@ pub enum CompareEvent<'a> {
 /// position) is subtracted from its timings. In round `r` the engines run
 /// each position in an order rotated by `r`, so slow drift of a noisy
 /// machine falls on all of them alike. An engine that cannot count the
-/// start position to depth 1 takes no further part; any other failure is
-/// recorded for that run and the comparison goes on. Once `stop` is raised
-/// no further run starts, and what was measured is returned.
+/// start position to depth 1 takes no further part; a position an engine
+/// cannot count ([`EngineError::Unsupported`], a Chess960 position for an
+/// engine without Chess960) is skipped for that engine, with a note and no
+/// error; any other failure is recorded for that run and the comparison
+/// goes on. Once `stop` is raised no further run starts, and what was
+/// measured is returned.
 pub fn run_compare(
     entrants: &mut [Entrant],
     positions: &[BenchPosition],
@@ -97,12 +100,13 @@ pub fn run_compare(
     let mut samples = vec![vec![Vec::new(); positions.len()]; n];
     let mut counts: Vec<Vec<Vec<u128>>> = vec![vec![Vec::new(); positions.len()]; n];
     let mut problems: Vec<Vec<Option<String>>> = vec![vec![None; positions.len()]; n];
+    let mut unsupported = vec![vec![false; positions.len()]; n];
     for round in 0..rounds.max(1) {
         for (p, position) in positions.iter().enumerate() {
             let engine_position = EnginePosition::new(position.fen.clone(), position.board.is_chess960());
             for k in 0..n {
                 let e = (k + round) % n;
-                if !alive[e] || stopped() {
+                if !alive[e] || unsupported[e][p] || stopped() {
                     continue;
                 }
                 let entrant = &mut entrants[e];
@@ -114,6 +118,11 @@ pub fn run_compare(
                         samples[e][p].push(seconds);
                         counts[e][p].push(run.nodes);
                         Ok(seconds)
+                    }
+                    Err(EngineError::Unsupported(what)) => {
+                        unsupported[e][p] = true;
+                        problems[e][p] = Some(format!("skipped: it cannot count {what}"));
+                        Err(format!("{}: skipped, it cannot count {what}", position.id))
                     }
                     Err(error) => {
                         let message = format!("{}: {error}", position.id);

@@ -34,6 +34,7 @@ pub mod bench;
 pub mod bisect;
 pub mod board;
 pub mod chart;
+pub mod check;
 pub mod compare;
 pub mod engine;
 pub mod movegen;

@@ -76,6 +76,25 @@ fn failures(report: &Value) -> Vec<&Value> {
         .collect()
 }
 
+/// The failures that were bisected: one per failing position. Every other
+/// failure names the depth its position was bisected at, and that failure
+/// is in the report.
+fn bisected(report: &Value) -> Vec<&Value> {
+    let failed = failures(report);
+    for failure in &failed {
+        if failure.get("bisection").is_none() {
+            let depth = &failure["bisected_at"];
+            assert!(
+                failed.iter().any(|f| f["line"] == failure["line"]
+                    && f["depth"] == *depth
+                    && f.get("bisection").is_some()),
+                "{failure} points to no bisection"
+            );
+        }
+    }
+    failed.into_iter().filter(|f| f.get("bisection").is_some()).collect()
+}
+
 fn board_at(fen: &str) -> Board {
     Board::from_fen_with(fen, FenOptions::RELAXED).unwrap()
 }
@@ -93,7 +112,7 @@ fn stockfish_passes_every_check() {
 fn dropped_en_passant_captures_are_found_and_tagged() {
     let (code, out, report) = run_check(&buggy("--bug ep"), &[]);
     assert_eq!(code, Some(1), "{out}");
-    let failed = failures(&report);
+    let failed = bisected(&report);
     assert!(failed.len() >= 3, "{out}");
     for failure in &failed {
         let bisection = &failure["bisection"];
@@ -111,11 +130,11 @@ fn dropped_en_passant_captures_are_found_and_tagged() {
         for mv in bisection["path"].as_array().unwrap() {
             walk.play_uci(mv.as_str().unwrap()).unwrap();
         }
-        assert_eq!(walk.fen(), bisection["fen"].as_str().unwrap());
+        assert_eq!(walk.fen_keeping_en_passant(), bisection["fen"].as_str().unwrap());
         assert!(failure["reproduce"].as_str().unwrap().starts_with("perft debug --engine"));
     }
     assert_eq!(report["summary"]["failures_by_tag"]["en_passant"], failed.len());
-    assert!(out.contains("failures by what they exercise: ") && out.contains("en passant"), "{out}");
+    assert!(out.contains("failing positions by what they exercise: ") && out.contains("en passant"), "{out}");
     // En passant is possible at the test position itself: found there.
     let ep = failed.iter().find(|f| f["line"] == 3).expect("the en-passant position fails");
     assert_eq!(ep["bisection"]["path"].as_array().unwrap().len(), 0, "found at the test position itself");
@@ -126,7 +145,7 @@ fn dropped_en_passant_captures_are_found_and_tagged() {
 fn forgotten_underpromotions_are_found_and_tagged() {
     let (code, out, report) = run_check(&buggy("--bug underpromotion"), &[]);
     assert_eq!(code, Some(1), "{out}");
-    let failed = failures(&report);
+    let failed = bisected(&report);
     assert!(failed.iter().any(|f| f["line"] == 4), "{out}");
     for failure in failed {
         let bisection = &failure["bisection"];
@@ -161,7 +180,7 @@ fn an_engine_crashing_on_one_position_is_reported_and_the_run_goes_on() {
 fn engines_without_a_divide_are_bisected_by_child_counts() {
     let (code, out, report) = run_check(&buggy("--bug ep --no-divide"), &["--max-depth", "5"]);
     assert_eq!(code, Some(1), "{out}");
-    let failed = failures(&report);
+    let failed = bisected(&report);
     assert!(failed.len() >= 3, "{out}");
     for failure in failed {
         let bisection = &failure["bisection"];

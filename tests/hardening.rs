@@ -227,10 +227,31 @@ fn reports_write_through_links_fifos_and_devices() {
     assert!(reader.join().unwrap().contains("\"nodes\": 400"));
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
 
-    // /dev/stdout is written through.
+    // /dev/stdout is stdout itself, as `-`: piped, or redirected to a file
+    // (which it would otherwise overwrite from its start), it holds the
+    // whole report and the human output goes to stderr.
     let output = run(bin().args(["run", "1", "-q", "--json", "/dev/stdout"]), 30);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert!(text(&output.stdout).contains("\"kind\": \"run\""), "{}", text(&output.stdout));
+    let redirected = dir.path().join("stdout.txt");
+    let output = bin()
+        .args(["run", "2", "--json", "/dev/stdout"])
+        .stdout(std::fs::File::create(&redirected).unwrap())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert!(text(&output.stderr).contains("Nodes searched: 400"), "{}", text(&output.stderr));
+    let report: RunReport = from_json(&std::fs::read_to_string(&redirected).unwrap()).unwrap();
+    assert_eq!(report.nodes, 400);
+    // A replaced file keeps its permissions.
+    let private = dir.path().join("private.json");
+    std::fs::write(&private, "old").unwrap();
+    std::fs::set_permissions(&private, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    let output = run(bin().args(["run", "1", "-q", "--json"]).arg(&private), 30);
+    assert_eq!(output.status.code(), Some(0));
+    let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&private).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600);
 
     // A character device (a copy of /dev/null; making one needs root).
     let device = dir.path().join("null");
@@ -389,6 +410,29 @@ fn engines_and_their_children_are_killed() {
     assert!(start.elapsed() < Duration::from_secs(30), "took {:?}", start.elapsed());
     let child = read_pid(&pidfile);
     assert!(gone(child), "the engine's leftover child {child} still runs");
+
+    // A child that leaves the group (setsid) and holds the output open,
+    // writing to stderr forever: the answer is still taken once the engine
+    // itself has exited.
+    let pidfile = dir.path().join("escape.pid");
+    let engine =
+        format!("esc=qperft:env FAKE_MODE=escape FAKE_PIDFILE={} {}", pidfile.display(), fake("cmd-fake.sh"));
+    let start = Instant::now();
+    let output =
+        run(bin().args(["check", "--timeout", "60", "--no-json", "--engine", &engine]).arg(&suite), 50);
+    let escaped = read_pid(&pidfile);
+    let _ = Command::new("kill").arg(escaped.to_string()).status(); // it escaped us: clean up
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(start.elapsed() < Duration::from_secs(30), "took {:?}", start.elapsed());
+    // A program that closes stdout and then logs much to stderr is not
+    // stalled by its full pipe.
+    let engine = format!("log=qperft:env FAKE_MODE=stderrlog {}", fake("cmd-fake.sh"));
+    let start = Instant::now();
+    let output =
+        run(bin().args(["check", "--timeout", "30", "--no-json", "--engine", &engine]).arg(&suite), 50);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    assert!(start.elapsed() < Duration::from_secs(20), "took {:?}", start.elapsed());
 
     // SIGTERM while the engine works: perft stops at once (not after the
     // 60 s timeout), exits 143, writes its report and kills the engine's

@@ -4,7 +4,8 @@ use core::fmt;
 
 use super::validate::{self, PositionError};
 use super::Board;
-use crate::types::{CastlingSide, Color, File, Piece, Rank, Square};
+use crate::attacks::pawn_attacks;
+use crate::types::{CastlingSide, Color, File, MoveKind, Piece, PieceKind, Rank, Square};
 
 /// How the castling field is read, and how castling moves are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -304,6 +305,26 @@ impl Board {
     /// file letters in Chess960. The en-passant square is written only when
     /// an en-passant capture is legal.
     pub fn fen(&self) -> String {
+        self.fen_with_en_passant(self.en_passant())
+    }
+
+    /// [`Board::fen`], but after a double push the en-passant square is
+    /// written whenever an enemy pawn stands beside the pushed pawn, legal
+    /// capture or not (a pinned capturer, say), as FEN writers that do not
+    /// test legality do. An engine that wrongly plays such a capture needs
+    /// the square to show its bug.
+    pub fn fen_keeping_en_passant(&self) -> String {
+        let pseudo_legal =
+            self.moves_played().last().filter(|mv| mv.kind() == MoveKind::DoublePush).and_then(|mv| {
+                let square = Square::from_bits_masked((mv.from() as u32 + mv.to() as u32) / 2);
+                let capturers = pawn_attacks(!self.side_to_move(), square)
+                    & self.colored(self.side_to_move(), PieceKind::Pawn);
+                capturers.any().then_some(square)
+            });
+        self.fen_with_en_passant(self.en_passant().or(pseudo_legal))
+    }
+
+    fn fen_with_en_passant(&self, en_passant: Option<Square>) -> String {
         let mut fen = String::with_capacity(90);
         for rank in (0..8).rev() {
             let mut empty = 0;
@@ -349,7 +370,7 @@ impl Board {
             fen.push('-');
         }
         fen.push(' ');
-        match self.en_passant() {
+        match en_passant {
             Some(sq) => fen.push_str(&sq.to_string()),
             None => fen.push('-'),
         }

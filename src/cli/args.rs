@@ -191,6 +191,9 @@ pub struct SuiteArgs {
     /// Stop at the first count mismatch.
     #[arg(long)]
     pub fail_fast: bool,
+    /// Skip Chess960 positions (counted as skipped).
+    #[arg(long)]
+    pub skip_chess960: bool,
     /// Make every leaf move instead of bulk counting.
     #[arg(long)]
     pub full: bool,
@@ -238,14 +241,15 @@ pub struct CompareArgs {
     /// takes part as `perft`.
     #[arg(long = "engine", short = 'e', value_name = "NAME=SPEC")]
     pub engines: Vec<String>,
-    /// A pattern (regular expression with one group) for the total of a
-    /// command engine, as NAME=REGEX (repeatable); `{depth}` stands for the
-    /// depth.
-    #[arg(long = "total-regex", value_name = "NAME=REGEX")]
-    pub total_regex: Vec<String>,
+    #[command(flatten)]
+    pub patterns: PatternArgs,
     /// Positions with their expected counts [default: positions/bench.epd].
     #[arg(long, value_name = "FILE")]
     pub positions: Option<PathBuf>,
+    /// Skip Chess960 positions for every engine (engines that cannot read
+    /// them skip them anyway).
+    #[arg(long)]
+    pub skip_chess960: bool,
     /// Rounds; within a round the engines take turns on each position.
     #[arg(long, short = 'r', value_name = "R", default_value_t = 3)]
     pub repeat: usize,
@@ -266,6 +270,21 @@ pub struct CompareArgs {
     /// Do not write a JSON report.
     #[arg(long)]
     pub no_json: bool,
+}
+
+/// How engines' answers are read.
+#[derive(Debug, Args)]
+pub struct PatternArgs {
+    /// Pattern for an engine's total: a regular expression whose first
+    /// group is the number (`{depth}` stands for the depth); REGEX for
+    /// every engine, NAME=REGEX for one (repeatable).
+    #[arg(long = "total-regex", value_name = "[NAME=]REGEX")]
+    pub total_regex: Vec<String>,
+    /// Pattern for one line of an engine's divide, with groups for the move
+    /// and the count (named `move` and `count`, or the first two); REGEX or
+    /// NAME=REGEX (repeatable).
+    #[arg(long = "divide-regex", value_name = "[NAME=]REGEX")]
+    pub divide_regex: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -316,6 +335,11 @@ pub struct CheckArgs {
     /// Stop at the first wrong count.
     #[arg(long)]
     pub fail_fast: bool,
+    /// Skip Chess960 positions (counted as skipped); engines that cannot
+    /// read them (qperft, Gigantua, UCI engines without UCI_Chess960) skip
+    /// them anyway.
+    #[arg(long)]
+    pub skip_chess960: bool,
     /// Seconds one engine call may take before the engine is killed and
     /// restarted.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
@@ -332,10 +356,12 @@ pub struct CheckArgs {
     /// Threads for our own counts.
     #[arg(long, short = 't', value_name = "N")]
     pub threads: Option<usize>,
-    /// Pattern (one group) for the total of a command engine; `{depth}`
-    /// stands for the depth.
-    #[arg(long, value_name = "REGEX")]
-    pub total_regex: Option<String>,
+    /// Engine processes to run at once, each asked its share of the checks
+    /// (a slow engine checks a suite N times faster on N free cores).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+    #[command(flatten)]
+    pub patterns: PatternArgs,
     /// Write the JSON report to FILE (`-` for stdout) instead of
     /// results/check-<timestamp>.json.
     #[arg(long, value_name = "FILE", conflicts_with = "no_json")]
@@ -364,9 +390,8 @@ pub struct DebugArgs {
     /// Threads for our own counts.
     #[arg(long, short = 't', value_name = "N")]
     pub threads: Option<usize>,
-    /// Pattern (one group) for the total of a command engine.
-    #[arg(long, value_name = "REGEX")]
-    pub total_regex: Option<String>,
+    #[command(flatten)]
+    pub patterns: PatternArgs,
 }
 
 #[derive(Debug, Args)]

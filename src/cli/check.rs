@@ -5,59 +5,81 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
-use perft::bisect::BisectError;
+use anyhow::{bail, Context, Result};
 use perft::bisect::{bisect, BisectStep, Bisection};
 use perft::board::CastlingMode;
-use perft::engine::{Engine, EngineError, EnginePosition, EngineSpec};
-use perft::perft::{count, with_threads, Mode, Search};
+use perft::check::{run_check, CheckEvent, CheckOptions, CheckOutcome, ExpectedFrom};
+use perft::engine::{Engine, EnginePosition, EngineSpec};
+use perft::perft::{with_threads, Mode};
 use perft::report::{
     CheckReport, CheckResult, CheckSummary, CheckedEngine, ReportHeader, SuiteError, SuiteSettings,
 };
 use perft::suite::{SuiteOptions, SuitePlan};
 
-use super::args::{CheckArgs, DebugArgs};
+use super::args::{CheckArgs, DebugArgs, PatternArgs};
 use super::output::{self, ReportTarget};
 use super::suite::suite_files;
 use super::{exit_status, interrupted, interrupted_status, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
 
-/// After this many start-up or handshake failures in a row, `check` stops
-/// asking the engine (a silent engine would otherwise cost a handshake
-/// timeout for every count).
-const MAX_STARTUP_FAILURES: usize = 3;
 /// Lines of an engine's last output shown under an ERROR line.
 const ERROR_OUTPUT_LINES: usize = 8;
 
 /// `[NAME=]SPEC` into a name and a spec; without a name, the program's file
 /// name.
-pub fn parse_engine(text: &str, total_regex: Option<&str>) -> Result<(String, EngineSpec)> {
+pub fn parse_engine(text: &str, patterns: &PatternArgs) -> Result<(String, EngineSpec)> {
     let colon = text.find(':').unwrap_or(text.len());
     let (name, spec) = match text[..colon].find('=') {
         Some(eq) => (text[..eq].to_string(), &text[eq + 1..]),
         None => (String::new(), text),
     };
-    let spec = EngineSpec::parse(spec, total_regex)?;
-    let name = if name.is_empty() {
-        let program = match &spec {
-            EngineSpec::Uci { command } => command[0].clone(),
-            EngineSpec::Command { template, .. } => template[0].clone(),
-        };
-        std::path::Path::new(&program)
-            .file_name()
-            .map_or(program.clone(), |n| n.to_string_lossy().into_owned())
-    } else {
-        name
-    };
+    // The name a NAME=REGEX pattern may use: the given one, or the program's.
+    let words = shlex::split(spec.split_once(':').map_or("", |(_, rest)| rest)).unwrap_or_default();
+    let program = words
+        .first()
+        .map(|p| std::path::Path::new(p).file_name().map_or(p.clone(), |n| n.to_string_lossy().into_owned()));
+    let name = if name.is_empty() { program.unwrap_or_default() } else { name };
+    let spec = EngineSpec::parse(spec, &output::answer_format(patterns, &name, &[name.as_str()]))?;
     Ok((name, spec))
 }
 
-/// A shell command that reproduces a fault: `perft debug` on the faulty
-/// position, one ply deeper than the difference shows.
-fn reproduce(engine: &str, bisection: &Bisection) -> String {
+/// A shell command that reproduces a fault: `perft debug` from the test
+/// position as given (`root`, with the moves that reached it) along the
+/// bisection's path, so the engine meets the position exactly as it did
+/// (en-passant square and all); one ply deep where the move lists are
+/// known to differ.
+fn reproduce(
+    engine: &str,
+    root: &EnginePosition,
+    bisection: &Bisection,
+    relaxed: bool,
+    patterns: &PatternArgs,
+) -> String {
     let quote = |s: &str| shlex::try_quote(s).map(|q| q.into_owned()).unwrap_or_else(|_| format!("'{s}'"));
-    // Where the move lists are known to differ, one ply shows it.
     let depth = if bisection.moves_known { 1 } else { bisection.depth };
-    format!("perft debug --engine {} --fen {} --depth {depth}", quote(engine), quote(&bisection.fen))
+    let mut command = format!("perft debug --engine {} --fen {}", quote(engine), quote(&root.fen));
+    for (option, items) in
+        [("--total-regex", &patterns.total_regex), ("--divide-regex", &patterns.divide_regex)]
+    {
+        for item in items {
+            command.push_str(&format!(" {option} {}", quote(item)));
+        }
+    }
+    if root.chess960 {
+        command.push_str(" --chess960");
+    }
+    if relaxed {
+        command.push_str(" --relaxed");
+    }
+    let moves: Vec<&String> = root.moves.iter().chain(&bisection.path).collect();
+    if !moves.is_empty() {
+        command.push_str(" --moves");
+        for mv in moves {
+            command.push(' ');
+            command.push_str(mv);
+        }
+    }
+    command.push_str(&format!(" --depth {depth}"));
+    command
 }
 
 fn describe(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<()> {
@@ -85,11 +107,19 @@ fn describe(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<()> {
     writeln!(out, "  exercises: {}", if tags.is_empty() { "nothing special".into() } else { tags.join(", ") })
 }
 
+/// At most this many engine processes at once (`--jobs`).
+const MAX_JOBS: usize = 64;
+
 pub fn check(args: CheckArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
     let timeout = output::timeout(args.timeout)?;
-    let (name, spec) = parse_engine(&args.engine, args.total_regex.as_deref())?;
+    if !(1..=MAX_JOBS).contains(&args.jobs) {
+        bail!("--jobs must be 1 to {MAX_JOBS}");
+    }
+    let (name, spec) = parse_engine(&args.engine, &args.patterns)?;
     let target = ReportTarget::resolve(args.json.as_deref(), "check", !args.no_json)?;
+    // Presets of programs that cannot read Chess960 skip those positions.
+    let no_chess960 = spec.chess960 == Some(false);
     let plan = SuitePlan::new(
         suite_files(&args.files),
         SuiteOptions {
@@ -100,173 +130,80 @@ pub fn check(args: CheckArgs) -> Result<u8> {
             fail_fast: args.fail_fast,
             mode: Mode::Bulk,
             extra_depth: args.depth,
+            skip_chess960: args.skip_chess960 || no_chess960,
         },
     );
-    let items = plan.planned();
-    let (positions, skipped) = (plan.positions(), plan.skipped());
-    let errors = plan.errors().to_vec();
-    let mut error_count = plan.error_count();
-
-    let mut engine = spec.build(&name, &output::engine_options(None, args.handshake_timeout)?);
+    // Our counts (references, bisections) run on the global pool, from
+    // every engine job's thread.
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(16 << 20).build_global();
+    let engine_options = output::engine_options(None, args.handshake_timeout)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
-    writeln!(out, "checking {name} ({spec}) on {} counts of {positions} positions", items.len())?;
+    writeln!(
+        out,
+        "checking {name} ({spec}) on {} counts of {} positions{}",
+        plan.checks(),
+        plan.positions(),
+        if args.jobs > 1 { format!(", {} engine processes at once", args.jobs) } else { String::new() }
+    )?;
+    if no_chess960 && plan.skipped_chess960() > 0 {
+        writeln!(
+            out,
+            "note: {name} does not read Chess960 castling: {} Chess960 checks skipped",
+            plan.skipped_chess960()
+        )?;
+    }
     let bar = output::progress_bar(
-        items.len() as u64,
-        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} checks {msg}",
+        plan.checks() as u64,
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} checks, ETA {eta} {msg}",
         true,
     );
     let start = Instant::now();
-    let total = items.len();
-    // The engine's last consecutive start-up failure, and how many.
-    let mut startup_failures: (usize, Option<String>) = (0, None);
-    let results = with_threads(threads, || -> Result<Vec<CheckResult>> {
-        let mut results = Vec::new();
-        for item in items {
-            if interrupted() || startup_failures.0 >= MAX_STARTUP_FAILURES {
-                break;
+    let outcome = run_check(
+        &plan,
+        &|| spec.build(&name, &engine_options),
+        &CheckOptions { timeout, jobs: args.jobs, fail_fast: args.fail_fast, stop: Some(&INTERRUPTED) },
+        &|item, bisection| {
+            let root = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
+            reproduce(&args.engine, &root, bisection, args.relaxed, &args.patterns)
+        },
+        &|event| match event {
+            CheckEvent::Bisecting(item) => {
+                bar.set_message(format!("bisecting {}", output::location(&item.file, item.line)))
             }
-            let (expected, expected_from) = match item.expected {
-                Some(n) => (n, "file"),
-                None => {
-                    let search = Search { mode: Mode::Bulk, table: None, stop: Some(&INTERRUPTED) };
-                    let Some(nodes) = count(&item.board, item.depth, &search) else { break };
-                    (nodes, "perft")
-                }
-            };
-            let position = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
-            let began = Instant::now();
-            let answer = engine.perft(&position, item.depth, timeout);
-            let seconds = began.elapsed().as_secs_f64();
-            let mut result = CheckResult {
-                file: item.file.clone(),
-                line: item.line,
-                id: item.id.clone(),
-                fen: item.fen.clone(),
-                depth: item.depth,
-                expected,
-                expected_from: expected_from.into(),
-                engine_nodes: None,
-                ok: false,
-                seconds,
-                error: None,
-                bisection: None,
-                bisection_error: None,
-                reproduce: None,
-            };
-            match answer {
-                // Stopped by a signal: not the engine's fault, not a result.
-                Err(EngineError::Interrupted) => break,
-                Err(e) => {
-                    bar.println(format!(
-                        "ERROR {}:{} depth {}: {name} {e}",
-                        item.file, item.line, item.depth
-                    ));
-                    if e.is_startup() {
-                        startup_failures = (startup_failures.0 + 1, Some(e.to_string()));
-                    } else {
-                        startup_failures = (0, None);
-                    }
-                    result.error = Some(e.to_string());
-                }
-                Ok(run) => {
-                    startup_failures = (0, None);
-                    result.engine_nodes = Some(run.nodes);
-                    result.ok = run.nodes == expected;
-                    if !result.ok {
-                        bar.set_message(format!("bisecting {}:{}", item.file, item.line));
-                        match bisect(
-                            engine.as_mut(),
-                            &item.board,
-                            &position,
-                            item.depth,
-                            timeout,
-                            &mut |_| {},
-                        ) {
-                            Ok(bisection) => {
-                                result.reproduce = Some(reproduce(&args.engine, &bisection));
-                                result.bisection = Some(bisection);
-                            }
-                            Err(BisectError::Engine(EngineError::Interrupted)) => {
-                                result.bisection_error = Some("stopped by an interrupt".into())
-                            }
-                            Err(e) => result.bisection_error = Some(e.to_string()),
-                        }
-                    }
+            CheckEvent::Done(result) => {
+                bar.inc(1);
+                if let Some(error) = &result.error {
+                    let first = error.lines().next().unwrap_or_default();
+                    let place = output::location(&result.file, result.line);
+                    bar.println(format!("ERROR {place}: depth {}: {name} {first}", result.depth));
                 }
             }
-            bar.inc(1);
-            let failed = !result.ok && result.error.is_none();
-            results.push(result);
-            if failed && args.fail_fast {
-                break;
-            }
-        }
-        Ok(results)
-    })??;
+        },
+    );
     bar.finish_and_clear();
 
-    let interrupted = interrupted();
-    let mut failures_by_tag: BTreeMap<String, usize> = BTreeMap::new();
-    for r in results.iter().filter(|r| !r.ok && r.error.is_none()) {
-        writeln!(
-            out,
-            "FAIL {}:{}: depth {}: expected {} ({}), {name} says {}",
-            r.file,
-            r.line,
-            r.depth,
-            r.expected,
-            if r.expected_from == "file" { "from the file" } else { "from perft" },
-            r.engine_nodes.unwrap_or(0)
-        )?;
-        writeln!(out, "  fen: {}", r.fen)?;
-        match (&r.bisection, &r.bisection_error) {
-            (Some(b), _) => {
-                describe(&mut out, b)?;
-                for tag in &b.tags {
-                    *failures_by_tag.entry(tag.name().to_string()).or_default() += 1;
-                }
-            }
-            (None, Some(e)) => writeln!(out, "  bisection stopped: {e}")?,
-            (None, None) => {}
-        }
-        if let Some(command) = &r.reproduce {
-            writeln!(out, "  reproduce: {command}")?;
-        }
-    }
-    let mut previous_error = None;
-    for r in results.iter().filter(|r| r.error.is_some()) {
-        let error = r.error.as_deref().unwrap_or_default();
-        if previous_error == Some(error) {
-            writeln!(out, "ERROR {}:{}: depth {}: the same error again", r.file, r.line, r.depth)?;
-            continue;
-        }
-        previous_error = Some(error);
-        let mut lines = error.lines();
-        writeln!(out, "ERROR {}:{}: depth {}: {}", r.file, r.line, r.depth, lines.next().unwrap_or(""))?;
-        // The engine's last output, so logs show what it said.
-        let rest: Vec<&str> = lines.collect();
-        for line in &rest[rest.len().saturating_sub(ERROR_OUTPUT_LINES)..] {
-            writeln!(out, "    {line}")?;
-        }
-    }
+    let failures_by_tag = print_failures(&mut out, &outcome.results, &name)?;
+    print_engine_errors(&mut out, &outcome)?;
+    let mut errors = plan.errors().to_vec();
     output::print_suite_errors(&mut out, &errors, target.is_some())?;
-    let mut errors = errors;
-    if let (MAX_STARTUP_FAILURES.., Some(error)) = startup_failures {
-        let message = format!(
-            "{name} failed to start {MAX_STARTUP_FAILURES} times in a row; not asked again (last error: {})",
-            error.lines().next().unwrap_or("")
-        );
+    let mut error_count = plan.error_count();
+    if let Some(reason) = &outcome.unsupported_reason {
+        writeln!(out, "note: {name} cannot count {reason}: {} checks skipped", outcome.unsupported)?;
+    }
+    if let Some(abandoned) = &outcome.abandoned {
+        let message = format!("{name} {abandoned}");
         writeln!(out, "ERROR {message}")?;
         errors.push(SuiteError { file: String::new(), line: 0, message });
         error_count += 1;
     }
+    let results = outcome.results;
     let summary = CheckSummary {
-        positions,
+        positions: plan.positions(),
         checks: results.len(),
         passed: results.iter().filter(|r| r.ok).count(),
         failed: results.iter().filter(|r| !r.ok && r.error.is_none()).count(),
         errors: results.iter().filter(|r| r.error.is_some()).count() + error_count,
-        skipped: skipped + (total - results.len()),
+        skipped: plan.skipped() + outcome.not_run + outcome.unsupported,
         failures_by_tag,
         seconds: start.elapsed().as_secs_f64(),
     };
@@ -278,14 +215,14 @@ pub fn check(args: CheckArgs) -> Result<u8> {
         summary.failed,
         summary.errors,
         summary.skipped,
-        if interrupted { " (interrupted)" } else { "" }
+        if outcome.interrupted { " (interrupted)" } else { "" }
     )?;
     if !summary.failures_by_tag.is_empty() {
         let tags: Vec<String> =
             summary.failures_by_tag.iter().map(|(t, n)| format!("{} {n}", t.replace('_', " "))).collect();
-        writeln!(out, "failures by what they exercise: {}", tags.join(", "))?;
+        writeln!(out, "failing positions by what they exercise: {}", tags.join(", "))?;
     }
-    let code = exit_status(summary.failed > 0, summary.errors > 0, interrupted);
+    let code = exit_status(summary.failed > 0, summary.errors > 0, outcome.interrupted);
     if let Some(target) = target {
         let report = CheckReport {
             header: ReportHeader::now("check"),
@@ -296,11 +233,12 @@ pub fn check(args: CheckArgs) -> Result<u8> {
                 relaxed: args.relaxed,
                 chess960: args.chess960,
                 fail_fast: args.fail_fast,
+                skip_chess960: args.skip_chess960 || no_chess960,
             },
             results,
             errors,
             summary,
-            interrupted,
+            interrupted: outcome.interrupted,
         };
         target.write(&report, &mut out)?;
     }
@@ -308,10 +246,78 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     Ok(code)
 }
 
+/// Prints the wrong counts, one block per position (its depths together,
+/// the bisection once); returns the failing positions per tag.
+fn print_failures(
+    out: &mut dyn Write,
+    results: &[CheckResult],
+    name: &str,
+) -> Result<BTreeMap<String, usize>> {
+    let mut by_tag: BTreeMap<String, usize> = BTreeMap::new();
+    let failures: Vec<&CheckResult> = results.iter().filter(|r| !r.ok && r.error.is_none()).collect();
+    for group in failures.chunk_by(|a, b| a.file == b.file && a.line == b.line) {
+        let first = group[0];
+        writeln!(out, "FAIL {}: {}", output::location(&first.file, first.line), first.fen)?;
+        for r in group {
+            let from = match r.expected_from {
+                ExpectedFrom::File => "from the file",
+                ExpectedFrom::Perft => "from perft",
+            };
+            let says = r.engine_nodes.map_or("-".into(), |n| n.to_string());
+            writeln!(out, "  depth {}: expected {} ({from}), {name} says {says}", r.depth, r.expected)?;
+        }
+        for r in group {
+            match (&r.bisection, &r.bisection_error) {
+                (Some(b), _) => {
+                    describe(out, b)?;
+                    for tag in &b.tags {
+                        *by_tag.entry(tag.name().to_string()).or_default() += 1;
+                    }
+                }
+                (None, Some(e)) => writeln!(out, "  bisection at depth {} stopped: {e}", r.depth)?,
+                (None, None) => {}
+            }
+            if let Some(command) = &r.reproduce {
+                writeln!(out, "  reproduce: {command}")?;
+            }
+        }
+        if let Some(depth) =
+            group.iter().find_map(|r| r.bisected_at).filter(|d| group.iter().all(|r| r.depth != *d))
+        {
+            writeln!(out, "  (bisected at depth {depth}, listed above)")?;
+        }
+    }
+    Ok(by_tag)
+}
+
+/// Prints the checks the engine failed to answer, with its last output;
+/// the same error again is said in a line; start-up failures that made
+/// the run give the engine up are said once, by the caller.
+fn print_engine_errors(out: &mut dyn Write, outcome: &CheckOutcome) -> Result<()> {
+    let mut previous = None;
+    for r in outcome.results.iter().filter(|r| r.error.is_some()) {
+        let error = r.error.as_deref().unwrap_or_default();
+        let place = output::location(&r.file, r.line);
+        if previous == Some(error) {
+            writeln!(out, "ERROR {place}: depth {}: the same error again", r.depth)?;
+            continue;
+        }
+        previous = Some(error);
+        let mut lines = error.lines();
+        writeln!(out, "ERROR {place}: depth {}: {}", r.depth, lines.next().unwrap_or(""))?;
+        // The engine's last output, so logs show what it said.
+        let rest: Vec<&str> = lines.collect();
+        for line in &rest[rest.len().saturating_sub(ERROR_OUTPUT_LINES)..] {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    Ok(())
+}
+
 pub fn debug(args: DebugArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
     let timeout = output::timeout(args.timeout)?;
-    let (name, spec) = parse_engine(&args.engine, args.total_regex.as_deref())?;
+    let (name, spec) = parse_engine(&args.engine, &args.patterns)?;
     let board = output::position(&args.position)?;
     let fen = args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string());
     // The moves as played, in the board's notation (the engine is told
@@ -323,20 +329,28 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
     };
     let mut engine: Box<dyn Engine> =
         spec.build(&name, &output::engine_options(None, args.handshake_timeout)?);
-    println!("debugging {name} ({spec}) at depth {}: {}", args.depth, board.fen());
+    println!("debugging {name} ({spec}) at depth {}: {}", args.depth, board.fen_keeping_en_passant());
     // Steps are printed from a pool thread: no stdout lock may be held here.
     let result = with_threads(threads, || {
-        bisect(engine.as_mut(), &board, &position, args.depth, timeout, &mut |step: &BisectStep| {
-            let at = if step.path.is_empty() { "root".to_string() } else { step.path.join(" ") };
-            let next = step.next.as_deref().map_or(String::new(), |m| format!(", descending into {m}"));
-            println!(
-                "  {at}: depth {}: perft {}, {name} {} ({}){next}",
-                step.depth,
-                step.ours,
-                step.theirs,
-                output::signed_difference(step.theirs, step.ours)
-            );
-        })
+        bisect(
+            engine.as_mut(),
+            &board,
+            &position,
+            args.depth,
+            timeout,
+            Some(&INTERRUPTED),
+            &mut |step: &BisectStep| {
+                let at = if step.path.is_empty() { "root".to_string() } else { step.path.join(" ") };
+                let next = step.next.as_deref().map_or(String::new(), |m| format!(", descending into {m}"));
+                println!(
+                    "  {at}: depth {}: perft {}, {name} {} ({}){next}",
+                    step.depth,
+                    step.ours,
+                    step.theirs,
+                    output::signed_difference(step.theirs, step.ours)
+                );
+            },
+        )
     })?;
     let mut out = std::io::stdout().lock();
     if interrupted() {
@@ -347,7 +361,9 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
         Ok(bisection) => {
             writeln!(out, "found:")?;
             describe(&mut out, &bisection)?;
-            writeln!(out, "  reproduce: {}", reproduce(&args.engine, &bisection))?;
+            let command =
+                reproduce(&args.engine, &position, &bisection, args.position.relaxed, &args.patterns);
+            writeln!(out, "  reproduce: {command}")?;
             Ok(EXIT_MISMATCH)
         }
         Err(perft::bisect::BisectError::NoDifference { depth, nodes }) => {

@@ -1,12 +1,11 @@
 //! `perft compare`: race engines on the same positions.
 
-use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::compare::{run_compare, CompareEvent, Entrant};
-use perft::engine::{CommandEngine, EngineSpec};
+use perft::engine::{AnswerFormat, CommandEngine, EngineSpec};
 use perft::report::{ComparePosition, CompareReport, ReportHeader};
 
 use super::args::CompareArgs;
@@ -29,7 +28,8 @@ fn ourselves(threads: usize) -> Result<Entrant> {
         threads.to_string(),
     ];
     let spec = format!("cmd:{} run {{depth}} --fen {{fen}} --quiet --threads {threads}", exe);
-    let engine = CommandEngine::new("perft", template, r"^(\d+)$".into()).with_stop(Some(&INTERRUPTED));
+    let format = AnswerFormat { total: Some(r"^(\d+)$".into()), divide: None };
+    let engine = CommandEngine::new("perft", template, format).with_stop(Some(&INTERRUPTED));
     Ok(Entrant { engine: Box::new(engine), spec })
 }
 
@@ -40,29 +40,31 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     }
     let timeout = output::timeout(args.timeout)?;
     let engine_options = output::engine_options(Some(args.threads), args.handshake_timeout)?;
-    let mut patterns: BTreeMap<String, String> = BTreeMap::new();
-    for item in &args.total_regex {
-        let (name, regex) =
-            item.split_once('=').with_context(|| format!("--total-regex {item:?}: expected NAME=REGEX"))?;
-        patterns.insert(name.to_string(), regex.to_string());
-    }
     let mut entrants = vec![ourselves(args.threads)?];
-    let mut names: HashSet<String> = HashSet::from(["perft".to_string()]);
+    let mut names: Vec<&str> = vec!["perft"];
+    let mut specs = Vec::new();
     for item in &args.engines {
         let (name, spec) =
             item.split_once('=').with_context(|| format!("--engine {item:?}: expected NAME=SPEC"))?;
-        if name.is_empty() || !names.insert(name.to_string()) {
+        if name.is_empty() || names.contains(&name) {
             bail!("--engine {item:?}: the name {name:?} is empty or already taken (perft is this program)");
         }
-        let spec = EngineSpec::parse(spec, patterns.get(name).map(String::as_str))?;
+        names.push(name);
+        specs.push((name, spec));
+    }
+    for (name, spec) in specs {
+        let spec = EngineSpec::parse(spec, &output::answer_format(&args.patterns, name, &names))?;
         entrants.push(Entrant { engine: spec.build(name, &engine_options), spec: spec.to_string() });
     }
-    for name in patterns.keys() {
-        if !names.contains(name) {
-            bail!("--total-regex names {name:?}, which is not an engine");
-        }
+    let (mut positions, set_name, _) = load_positions(args.positions.as_deref())?;
+    let before = positions.len();
+    if args.skip_chess960 {
+        positions.retain(|p| !p.board.is_chess960());
     }
-    let (positions, set_name, _) = load_positions(args.positions.as_deref())?;
+    let skipped_chess960 = before - positions.len();
+    if positions.is_empty() {
+        bail!("no positions left to compare (--skip-chess960 skipped all {before})");
+    }
     let target = ReportTarget::resolve(args.json.as_deref(), "compare", !args.no_json)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     writeln!(
@@ -74,6 +76,9 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         args.timeout
     )?;
 
+    if skipped_chess960 > 0 {
+        writeln!(out, "note: {skipped_chess960} Chess960 positions skipped (--skip-chess960)")?;
+    }
     let bar = output::progress_bar(
         (entrants.len() * positions.len() * args.repeat) as u64,
         "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs {msg}",

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
-use perft::engine::EngineOptions;
+use perft::engine::{AnswerFormat, EngineOptions};
 use perft::perft::{KeySet, PerftTable, MAX_THREADS};
 use perft::report;
 use serde::Serialize;
 
-use super::args::PositionArgs;
+use super::args::{PatternArgs, PositionArgs};
 
 /// The thread count to use: as asked (1 to [`MAX_THREADS`], refused
 /// otherwise before any work starts), or all cores (at most
@@ -55,6 +55,27 @@ pub fn engine_options(threads: Option<usize>, handshake_seconds: f64) -> Result<
     })
 }
 
+/// The answer format of engine `name` among `names`: a `NAME=REGEX`
+/// naming it wins over a plain `REGEX` (which applies to every engine).
+pub fn answer_format(patterns: &PatternArgs, name: &str, names: &[&str]) -> AnswerFormat {
+    let pick = |items: &[String]| {
+        let mut general = None;
+        let mut own = None;
+        for item in items {
+            match item.split_once('=') {
+                Some((named, regex)) if names.contains(&named) => {
+                    if named == name {
+                        own = Some(regex.to_string());
+                    }
+                }
+                _ => general = Some(item.clone()),
+            }
+        }
+        own.or(general)
+    };
+    AnswerFormat { total: pick(&patterns.total_regex), divide: pick(&patterns.divide_regex) }
+}
+
 /// The board described by `--fen`/`--startpos`, `--moves`, `--chess960`.
 pub fn position(args: &PositionArgs) -> Result<Board> {
     let fen = args.fen.as_deref().unwrap_or(STARTPOS_FEN);
@@ -69,8 +90,15 @@ pub fn position(args: &PositionArgs) -> Result<Board> {
 /// Where a JSON report goes.
 pub enum ReportTarget {
     Stdout,
+    Stderr,
     File(PathBuf),
 }
+
+/// Names of this program's own standard output and error: reports to them
+/// are written through the streams themselves (opening the name again
+/// would write over what the stream already holds when it is a file).
+const STDOUT_NAMES: [&str; 4] = ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+const STDERR_NAMES: [&str; 3] = ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"];
 
 impl ReportTarget {
     /// Resolves `--json [FILE]`: `-` is stdout, an empty value (the flag
@@ -79,7 +107,12 @@ impl ReportTarget {
     /// run does not fail at the end.
     pub fn resolve(json: Option<&Path>, kind: &str, default_on: bool) -> Result<Option<ReportTarget>> {
         let target = match json {
-            Some(path) if path == Path::new("-") => return Ok(Some(ReportTarget::Stdout)),
+            Some(path) if STDOUT_NAMES.iter().any(|name| path == Path::new(name)) => {
+                return Ok(Some(ReportTarget::Stdout));
+            }
+            Some(path) if STDERR_NAMES.iter().any(|name| path == Path::new(name)) => {
+                return Ok(Some(ReportTarget::Stderr));
+            }
             Some(path) if path.as_os_str().is_empty() => {
                 report::default_report_path(Path::new("results"), kind)
             }
@@ -104,6 +137,11 @@ impl ReportTarget {
                 serde_json::to_writer_pretty(&mut stdout, value)?;
                 writeln!(stdout)?;
             }
+            ReportTarget::Stderr => {
+                let mut stderr = std::io::stderr().lock();
+                serde_json::to_writer_pretty(&mut stderr, value)?;
+                writeln!(stderr)?;
+            }
             ReportTarget::File(path) => {
                 report::write_json_atomic(path, value)
                     .with_context(|| format!("cannot write the report to {}", path.display()))?;
@@ -111,6 +149,16 @@ impl ReportTarget {
             }
         }
         Ok(())
+    }
+}
+
+/// `file:line` for messages; lines of the bundled default suite are named
+/// `default.epd:121 (built in)`.
+pub fn location(file: &str, line: usize) -> String {
+    if file == super::suite::DEFAULT_SUITE_NAME {
+        format!("{file}:{line} (built in)")
+    } else {
+        format!("{file}:{line}")
     }
 }
 
@@ -132,7 +180,7 @@ pub fn print_suite_errors(out: &mut dyn Write, errors: &[report::SuiteError], in
                 let place = if error.file.is_empty() { String::new() } else { format!("{}: ", error.file) };
                 writeln!(out, "ERROR {place}{}", error.message)?;
             } else if shown < PRINTED_ERRORS_PER_FILE {
-                writeln!(out, "ERROR {}:{}: {}", error.file, error.line, error.message)?;
+                writeln!(out, "ERROR {}: {}", location(&error.file, error.line), error.message)?;
                 shown += 1;
             } else {
                 hidden += 1;
@@ -203,11 +251,20 @@ pub fn mnps(nodes: u128, seconds: f64) -> f64 {
 /// A hash table of `megabytes` MiB, refused with a clear message when the
 /// machine does not have that much memory free.
 pub fn hash_table(megabytes: u64, keys: KeySet) -> Result<PerftTable> {
-    let available = perft::report::available_memory_mb();
-    if let Some(free) = available.filter(|&free| megabytes > free) {
+    check_memory(megabytes, megabytes)?;
+    PerftTable::new(megabytes, keys).context("--hash")
+}
+
+/// Refuses `--hash MB` when the run may need `needed` MiB (the table and
+/// any second table it may make) and the machine has less free.
+pub fn check_memory(megabytes: u64, needed: u64) -> Result<()> {
+    if let Some(free) = perft::report::available_memory_mb().filter(|&free| needed > free) {
+        if needed > megabytes {
+            bail!("--hash {megabytes} MB needs up to {needed} MB here, more than the {free} MB of memory available");
+        }
         bail!("--hash {megabytes} MB is more than the {free} MB of memory available");
     }
-    PerftTable::new(megabytes, keys).context("--hash")
+    Ok(())
 }
 
 /// Seconds as a person would say them: `40 s`, `12 min`, `3.5 h`, `9 days`,

@@ -17,8 +17,8 @@ use super::{exit_status, INTERRUPTED};
 
 /// The suite run when no files are given (see `scripts/make-default-suite.py`).
 pub const DEFAULT_SUITE: &[u8] = include_bytes!("../../positions/default.epd");
-/// The name reports give the default suite.
-pub const DEFAULT_SUITE_NAME: &str = "positions/default.epd";
+/// The name reports give the default suite (messages add "built in").
+pub const DEFAULT_SUITE_NAME: &str = "default.epd";
 
 /// The files named, read; none means the bundled default suite.
 pub fn suite_files(paths: &[std::path::PathBuf]) -> Vec<SuiteFile> {
@@ -47,7 +47,12 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         fail_fast: args.fail_fast,
         mode,
         extra_depth: None,
+        skip_chess960: args.skip_chess960,
     };
+    // A failing check is recounted with a second table a quarter the size.
+    if let Some(mb) = args.hash {
+        output::check_memory(mb, mb + mb.div_ceil(4))?;
+    }
     let hash_table = args.hash.map(|mb| output::hash_table(mb, KeySet::Primary)).transpose()?;
     let plan = SuitePlan::new(files, options);
     let total_checks = plan.checks();
@@ -78,9 +83,8 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     for failure in outcome.results.iter().filter(|r| !r.ok) {
         writeln!(
             out,
-            "FAIL {}:{}: depth {}: expected {}, got {} ({})",
-            failure.file,
-            failure.line,
+            "FAIL {}: depth {}: expected {}, got {} ({})",
+            output::location(&failure.file, failure.line),
             failure.depth,
             failure.expected,
             failure.nodes,
@@ -186,6 +190,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
                 relaxed: args.relaxed,
                 chess960: args.chess960,
                 fail_fast: args.fail_fast,
+                skip_chess960: args.skip_chess960,
             },
             results: outcome.results,
             errors: outcome.errors,

@@ -63,7 +63,13 @@ impl Engine {
         }
         if self.pool.as_ref().is_none_or(|(n, _)| *n != self.threads) {
             self.pool = None; // end the old workers before starting new ones
-            self.pool = Some((self.threads, thread_pool(self.threads).map_err(std::io::Error::other)?));
+            match thread_pool(self.threads) {
+                Ok(pool) => self.pool = Some((self.threads, pool)),
+                Err(e) => {
+                    writeln!(out, "info string cannot start {} threads ({e}); set fewer", self.threads)?;
+                    return Ok(());
+                }
+            }
         }
         let pool = &self.pool.as_ref().expect("just built").1;
         let search = Search { mode: Mode::Bulk, table: self.table.as_ref().map(|(_, t)| t), stop: None };

@@ -4,10 +4,9 @@ use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use regex::Regex;
-
+use super::answer::{find_total, AnswerFormat, DivideReader};
 use super::process::{Next, Process};
-use super::{parse_divide_line, Engine, EngineError, EnginePosition, EngineRun, MAX_DIVIDE_LINES};
+use super::{Engine, EngineError, EnginePosition, EngineRun};
 use crate::board::{Board, CastlingMode, FenOptions};
 
 /// A program started for every count from a template with `{depth}`,
@@ -16,7 +15,8 @@ use crate::board::{Board, CastlingMode, FenOptions};
 pub struct CommandEngine {
     name: String,
     template: Vec<String>,
-    total: String,
+    format: AnswerFormat,
+    chess960: bool,
     stop: Option<&'static AtomicBool>,
 }
 
@@ -25,10 +25,16 @@ pub struct CommandEngine {
 const SEARCHED_OUTPUT_BYTES: usize = 1 << 20;
 
 impl CommandEngine {
-    /// An engine run from `template`, its total found by `total` (a regular
-    /// expression whose `{depth}` is replaced by the depth).
-    pub fn new(name: &str, template: Vec<String>, total: String) -> Self {
-        CommandEngine { name: name.to_string(), template, total, stop: None }
+    /// An engine run from `template`, its answers read with `format`.
+    pub fn new(name: &str, template: Vec<String>, format: AnswerFormat) -> Self {
+        CommandEngine { name: name.to_string(), template, format, chess960: true, stop: None }
+    }
+
+    /// Whether the program reads Chess960 castling [default: assumed]; if
+    /// not, Chess960 positions are [`EngineError::Unsupported`].
+    pub fn with_chess960(mut self, chess960: bool) -> Self {
+        self.chess960 = chess960;
+        self
     }
 
     /// Calls give up (killing the program) once `stop` is raised.
@@ -38,7 +44,10 @@ impl CommandEngine {
     }
 
     /// The FEN after the position's moves: command-line programs take a FEN
-    /// only, unless the template has a `{moves}` placeholder.
+    /// only, unless the template has a `{moves}` placeholder. The
+    /// en-passant square is kept whenever a pawn could capture
+    /// pseudo-legally: an engine that tests legality only after generating
+    /// needs it to show its bug.
     fn fen_for(&self, position: &EnginePosition) -> Result<String, EngineError> {
         if position.moves.is_empty() || self.template.iter().any(|w| w.contains("{moves}")) {
             return Ok(position.fen.clone());
@@ -49,7 +58,7 @@ impl CommandEngine {
         for mv in &position.moves {
             board.play_uci(mv).map_err(|e| EngineError::Io(e.to_string()))?;
         }
-        Ok(board.fen())
+        Ok(board.fen_keeping_en_passant())
     }
 }
 
@@ -64,6 +73,11 @@ impl Engine for CommandEngine {
         depth: u32,
         timeout: Duration,
     ) -> Result<EngineRun, EngineError> {
+        if position.chess960 && !self.chess960 {
+            return Err(EngineError::Unsupported(
+                "a Chess960 position, which this program does not read".into(),
+            ));
+        }
         let fen = self.fen_for(position)?;
         let depth_text = depth.to_string();
         let moves = position.moves.join(" ");
@@ -73,8 +87,10 @@ impl Engine for CommandEngine {
             .map(|w| w.replace("{depth}", &depth_text).replace("{fen}", &fen).replace("{moves}", &moves))
             .collect();
         let (program, args) = words.split_first().expect("spec has a program");
-        let pattern = self.total.replace("{depth}", &regex::escape(&depth_text));
-        let total = Regex::new(&format!("(?m){pattern}")).map_err(|e| EngineError::Io(e.to_string()))?;
+        let (total, divide) = match (self.format.total_regex(depth), self.format.divide_regex()) {
+            (Ok(total), Ok(divide)) => (total, divide),
+            (Err(e), _) | (_, Err(e)) => return Err(EngineError::Io(e.to_string())),
+        };
 
         let start = Instant::now();
         let deadline = start + timeout;
@@ -83,8 +99,7 @@ impl Engine for CommandEngine {
         // The last lines, for the total pattern (it is normally at the end).
         let mut lines: VecDeque<String> = VecDeque::new();
         let mut kept_bytes = 0;
-        let mut divide = Vec::new();
-        let mut divide_lines = 0usize;
+        let mut divide = DivideReader::new(divide);
         let failure = |process: &mut Process, error: fn(String) -> EngineError| {
             process.kill();
             Err(error(process.tail()))
@@ -92,12 +107,7 @@ impl Engine for CommandEngine {
         loop {
             match process.next_line(deadline) {
                 Next::Line(line) => {
-                    if let Some(entry) = parse_divide_line(&line) {
-                        divide_lines += 1;
-                        if divide_lines <= MAX_DIVIDE_LINES {
-                            divide.push(entry);
-                        }
-                    }
+                    divide.line(&line);
                     kept_bytes += line.len() + 1;
                     lines.push_back(line);
                     while kept_bytes > SEARCHED_OUTPUT_BYTES && lines.len() > 1 {
@@ -133,17 +143,12 @@ impl Engine for CommandEngine {
             output.push_str(line);
             output.push('\n');
         }
-        let nodes = total
-            .captures_iter(&output)
-            .last()
-            .and_then(|c| c.get(1))
-            .and_then(|m| m.as_str().replace(',', "").parse::<u128>().ok());
-        let divide = (!divide.is_empty() && divide_lines <= MAX_DIVIDE_LINES).then_some(divide);
-        match nodes {
-            Some(nodes) => Ok(EngineRun { nodes, seconds, divide }),
-            None => {
-                Err(EngineError::Unparsable { what: format!("pattern {pattern}"), output: process.tail() })
-            }
+        match find_total(&total, &output) {
+            Some(nodes) => Ok(EngineRun { nodes, seconds, divide: divide.finish() }),
+            None => Err(EngineError::Unparsable {
+                what: format!("pattern {}", total.as_str()),
+                output: process.tail(),
+            }),
         }
     }
 }

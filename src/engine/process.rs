@@ -5,15 +5,18 @@
 //!
 //! Each process runs in a process group of its own, and the whole group is
 //! killed when the process is stopped, exits or is dropped, so children an
-//! engine forks cannot outlive it. The group is killed before the process
-//! is reaped: until then its id cannot be reused by another process, so the
-//! signal never reaches a stranger.
+//! engine forks (and keeps in its group) cannot outlive it. The group is
+//! killed before the process is reaped: until then its id cannot be reused
+//! by another process, so the signal never reaches a stranger. On Linux the
+//! engine itself also gets SIGKILL if this program dies without a chance to
+//! clean up (a parent-death signal).
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -34,6 +37,11 @@ const LINE_COST: usize = 16;
 /// How often a wait looks at the stop flag and at whether the process has
 /// exited.
 const POLL: Duration = Duration::from_millis(20);
+/// How long the output still buffered is read once the process has exited
+/// (a child that escaped its group may write forever).
+const FINAL_READ: Duration = Duration::from_millis(100);
+/// How often a reader thread looks whether its process was dropped.
+const READER_POLL_MS: i32 = 100;
 
 /// Process groups of engines alive now, for [`kill_all`].
 static LIVE_GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
@@ -94,15 +102,52 @@ pub(crate) struct Process {
     stdout_closed: bool,
     /// `Child::wait` has run: the id may belong to someone else now.
     reaped: bool,
-    /// The group was killed after the process itself exited (leftover
+    /// When the group was killed after the process itself exited (leftover
     /// children holding its output).
-    leftovers_killed: bool,
+    leftovers_killed: Option<Instant>,
+    /// When `next_line` next looks whether the process has exited.
+    next_exit_check: Instant,
     /// Output bytes (with the per-line minimum) since the answer began.
     answer_bytes: usize,
     stop: Option<&'static AtomicBool>,
+    /// Raised when the process is dropped: the reader threads end even if
+    /// an escaped child keeps the pipes open.
+    readers_done: Arc<AtomicBool>,
 }
 
-fn pump(mut source: impl Read + Send + 'static, out: SyncSender<Event>, is_stdout: bool) {
+/// Waits until `source` has data (or is closed); false once `done` is
+/// raised.
+#[cfg(unix)]
+fn readable(source: &impl std::os::fd::AsRawFd, done: &AtomicBool) -> bool {
+    let mut poll = libc::pollfd { fd: source.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+    while !done.load(Ordering::Relaxed) {
+        // SAFETY: `poll` reads and writes only the one pollfd we pass, and
+        // the descriptor stays open while `source` lives. Polling with a
+        // timeout (instead of blocking in `read`) lets the thread notice
+        // that its process is gone.
+        let ready = unsafe { libc::poll(&mut poll, 1, READER_POLL_MS) };
+        if ready != 0 {
+            return true; // data, end of file, or an error `read` will report
+        }
+    }
+    false
+}
+
+#[cfg(not(unix))]
+fn readable<T>(_: &T, done: &AtomicBool) -> bool {
+    !done.load(Ordering::Relaxed)
+}
+
+#[cfg(unix)]
+trait Source: Read + std::os::fd::AsRawFd + Send + 'static {}
+#[cfg(unix)]
+impl<T: Read + std::os::fd::AsRawFd + Send + 'static> Source for T {}
+#[cfg(not(unix))]
+trait Source: Read + Send + 'static {}
+#[cfg(not(unix))]
+impl<T: Read + Send + 'static> Source for T {}
+
+fn pump(mut source: impl Source, out: SyncSender<Event>, is_stdout: bool, done: Arc<AtomicBool>) {
     thread::spawn(move || {
         let mut buffer = [0u8; 8192];
         let mut line: Vec<u8> = Vec::new();
@@ -116,6 +161,9 @@ fn pump(mut source: impl Read + Send + 'static, out: SyncSender<Event>, is_stdou
             out.send(event).is_ok()
         };
         loop {
+            if !readable(&source, &done) {
+                return;
+            }
             match source.read(&mut buffer) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
@@ -157,16 +205,39 @@ impl Process {
         // whole group can be killed at once.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        #[cfg(target_os = "linux")]
+        {
+            let parent = std::process::id();
+            // SAFETY: the closure runs in the child between fork and exec
+            // and only makes async-signal-safe system calls (prctl,
+            // getppid). It buys a kernel guarantee: if this program dies
+            // without cleaning up (SIGKILL), the engine gets SIGKILL too.
+            unsafe {
+                std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    // Dead already before the request took effect.
+                    if libc::getppid() as u32 != parent {
+                        libc::_exit(1);
+                    }
+                    Ok(())
+                });
+            }
+        }
+        // Registered under the lock taken before the fork, so a `kill_all`
+        // (a second signal) cannot fall between the two.
+        let mut live = live_groups();
         let mut child = command
             .args(args)
             .stdin(if interactive { Stdio::piped() } else { Stdio::null() })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()?;
-        live_groups().push(child.id());
+        live.push(child.id());
+        drop(live);
         let (sender, events) = mpsc::sync_channel(CHANNEL_LINES);
-        pump(child.stdout.take().expect("piped"), sender.clone(), true);
-        pump(child.stderr.take().expect("piped"), sender, false);
+        let readers_done = Arc::new(AtomicBool::new(false));
+        pump(child.stdout.take().expect("piped"), sender.clone(), true, readers_done.clone());
+        pump(child.stderr.take().expect("piped"), sender, false, readers_done.clone());
         let stdin = child.stdin.take();
         Ok(Process {
             child,
@@ -175,9 +246,11 @@ impl Process {
             tail: VecDeque::new(),
             stdout_closed: false,
             reaped: false,
-            leftovers_killed: false,
+            leftovers_killed: None,
+            next_exit_check: Instant::now(),
             answer_bytes: 0,
             stop,
+            readers_done,
         })
     }
 
@@ -264,7 +337,9 @@ impl Process {
 
     /// The next line of standard output, waiting until `deadline` (checked
     /// whatever the process prints). Once the process itself has exited,
-    /// children it left holding its output are killed, so its output ends.
+    /// children it left holding its output are killed, so its output ends;
+    /// what a child that escaped the group still holds open is treated as
+    /// ended a moment later.
     pub(crate) fn next_line(&mut self, deadline: Instant) -> Next {
         if self.stdout_closed {
             return Next::Closed;
@@ -273,7 +348,20 @@ impl Process {
             if self.stopped() {
                 return Next::Stopped;
             }
+            if self.leftovers_killed.is_some_and(|at| at.elapsed() > FINAL_READ) {
+                self.stdout_closed = true;
+                return Next::Closed;
+            }
             let now = Instant::now();
+            // Whatever the process prints, look now and then whether it has
+            // exited.
+            if self.leftovers_killed.is_none() && now >= self.next_exit_check {
+                self.next_exit_check = now + POLL;
+                if self.exited() {
+                    self.kill_group();
+                    self.leftovers_killed = Some(now);
+                }
+            }
             if now >= deadline {
                 return Next::Timeout;
             }
@@ -294,34 +382,38 @@ impl Process {
                     self.stdout_closed = true;
                     return Next::Closed;
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    if !self.leftovers_killed && self.exited() {
-                        self.kill_group();
-                        self.leftovers_killed = true;
-                    }
-                }
+                Err(RecvTimeoutError::Timeout) => {}
             }
         }
     }
 
+    /// Reads one buffered event into the tail, waiting up to `wait`; false
+    /// when there was none.
+    fn read_into_tail(&mut self, wait: Duration) -> bool {
+        match self.events.recv_timeout(wait) {
+            Ok(Event::Stdout(line)) => self.remember(&line),
+            Ok(Event::Stderr(line)) => self.remember(&format!("(stderr) {line}")),
+            Ok(Event::StdoutClosed) => self.stdout_closed = true,
+            Err(_) => return false,
+        }
+        true
+    }
+
     /// Waits for the process to exit until `deadline`, keeping its last
-    /// output for error messages; then kills what is left of its group and
+    /// output for error messages (and reading on, so a program blocked on
+    /// a full pipe can finish); then kills what is left of its group and
     /// reaps it. `None` if it is still running at the deadline.
     pub(crate) fn wait(&mut self, deadline: Instant) -> Option<ExitStatus> {
         while !self.exited() {
             if Instant::now() >= deadline || self.stopped() {
                 return None;
             }
-            thread::sleep(Duration::from_millis(1));
+            self.read_into_tail(Duration::from_millis(1));
         }
         self.kill_group();
-        // Collect what is still buffered for error messages.
-        while let Ok(event) = self.events.recv_timeout(Duration::from_millis(20)) {
-            match event {
-                Event::Stdout(line) => self.remember(&line),
-                Event::Stderr(line) => self.remember(&format!("(stderr) {line}")),
-                Event::StdoutClosed => self.stdout_closed = true,
-            }
+        // What is still buffered, for error messages, for a moment only.
+        let until = Instant::now() + FINAL_READ;
+        while Instant::now() < until && self.read_into_tail(until.saturating_duration_since(Instant::now())) {
         }
         self.reap()
     }
@@ -343,6 +435,7 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        self.readers_done.store(true, Ordering::Relaxed);
         if self.reaped {
             return;
         }

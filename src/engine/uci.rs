@@ -3,8 +3,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::answer::{find_total, AnswerFormat, DivideReader};
 use super::process::{Next, Process};
-use super::{parse_divide_line, Engine, EngineError, EnginePosition, EngineRun, MAX_DIVIDE_LINES};
+use super::{Engine, EngineError, EnginePosition, EngineRun};
 
 /// A UCI engine (Stockfish or any other that implements `go perft`).
 pub struct UciEngine {
@@ -15,6 +16,9 @@ pub struct UciEngine {
     chess960: Option<bool>,
     stop: Option<&'static AtomicBool>,
     handshake: Duration,
+    format: AnswerFormat,
+    /// Whether the running engine offered `UCI_Chess960` at its handshake.
+    offers_chess960: bool,
 }
 
 impl UciEngine {
@@ -28,7 +32,16 @@ impl UciEngine {
             chess960: None,
             stop: None,
             handshake: super::DEFAULT_HANDSHAKE,
+            format: AnswerFormat::default(),
+            offers_chess960: false,
         }
+    }
+
+    /// Reads totals and divides with `format` [default: `Nodes searched:`
+    /// and the other common forms].
+    pub fn with_format(mut self, format: AnswerFormat) -> Self {
+        self.format = format;
+        self
     }
 
     /// The longest the engine may take to answer `uci` (with its options)
@@ -119,7 +132,17 @@ impl UciEngine {
         self.process.as_mut().expect("started").begin_answer();
         let deadline = Instant::now() + limit;
         self.send("uci")?;
-        self.wait_for("uciok", deadline, limit)?;
+        self.offers_chess960 = false;
+        loop {
+            let line = self.next_line(deadline, limit)?;
+            let line = line.trim();
+            if line.starts_with("uciok") {
+                break;
+            }
+            if line.starts_with("option name UCI_Chess960 ") {
+                self.offers_chess960 = true;
+            }
+        }
         for (name, value) in self.options.clone() {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -140,7 +163,16 @@ impl Engine for UciEngine {
         timeout: Duration,
     ) -> Result<EngineRun, EngineError> {
         let handshake = self.handshake;
+        let (total, divide) = match (self.format.total_regex(depth), self.format.divide_regex()) {
+            (Ok(total), Ok(divide)) => (total, divide),
+            (Err(e), _) | (_, Err(e)) => return Err(EngineError::Io(e.to_string())),
+        };
         self.ensure_started(handshake)?;
+        if position.chess960 && !self.offers_chess960 {
+            return Err(EngineError::Unsupported(
+                "a Chess960 position, and it does not offer UCI_Chess960".into(),
+            ));
+        }
         self.process.as_mut().expect("started").begin_answer();
         if self.chess960 != Some(position.chess960) {
             self.send(&format!("setoption name UCI_Chess960 value {}", position.chess960))?;
@@ -158,28 +190,22 @@ impl Engine for UciEngine {
         let start = Instant::now();
         let deadline = start + timeout;
         self.send(&format!("go perft {depth}"))?;
-        let mut divide = Vec::new();
-        let mut divide_lines = 0usize;
+        let mut divide = DivideReader::new(divide);
         loop {
             let line = self.next_line(deadline, timeout)?;
-            let line = line.trim();
-            if let Some(total) = line.strip_prefix("Nodes searched:") {
+            // Stockfish's total label with something unreadable after it
+            // is an answer too, a bad one.
+            let stockfish_total = line.trim_start().starts_with("Nodes searched:");
+            if total.is_match(&line) || stockfish_total {
                 let seconds = start.elapsed().as_secs_f64();
-                let total = total.trim().replace(',', "");
-                let Ok(nodes) = total.parse::<u128>() else {
+                let Some(nodes) = find_total(&total, &line) else {
                     let output = self.process.as_ref().expect("started").tail();
-                    let what = format!("\"Nodes searched: {total}\" is not a number");
+                    let what = format!("{:?} is not a number the total pattern reads", line.trim());
                     return Err(self.fail(EngineError::Unparsable { what, output }));
                 };
-                let divide = (!divide.is_empty() && divide_lines <= MAX_DIVIDE_LINES).then_some(divide);
-                return Ok(EngineRun { nodes, seconds, divide });
+                return Ok(EngineRun { nodes, seconds, divide: divide.finish() });
             }
-            if let Some(entry) = parse_divide_line(line) {
-                divide_lines += 1;
-                if divide_lines <= MAX_DIVIDE_LINES {
-                    divide.push(entry);
-                }
-            }
+            divide.line(&line);
         }
     }
 }

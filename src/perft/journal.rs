@@ -245,26 +245,22 @@ impl Journal {
             return Err(JournalError::Foreign { path: path.to_path_buf(), what });
         }
         let mut done: BTreeMap<usize, u128> = BTreeMap::new();
+        // The line of each subtree's record, to rewrite the journal without
+        // the records it cannot use.
+        let mut kept: BTreeMap<usize, &str> = BTreeMap::new();
         let mut conflicting = Vec::new();
         let mut notes = Vec::new();
-        let mut complete_bytes = 0usize;
-        let mut torn = false;
-        for (i, raw) in lines.iter().enumerate() {
-            if i < header_len {
-                complete_bytes += raw.len();
-                continue;
-            }
+        for (i, raw) in lines.iter().enumerate().skip(header_len) {
             let number = i + 1;
             if !raw.ends_with('\n') {
                 notes.push(format!(
                     "dropped an incomplete last record (line {number}), cut off when the run stopped; \
                      its subtree is counted again"
                 ));
-                torn = true;
                 break;
             }
-            complete_bytes += raw.len();
-            match read_record(raw.trim_end(), tasks, board) {
+            let line = raw.trim_end();
+            match read_record(line, tasks, board) {
                 Ok((index, count)) => match done.get(&index) {
                     Some(&earlier) if earlier != count => {
                         notes.push(format!(
@@ -273,8 +269,10 @@ impl Journal {
                         ));
                         conflicting.push(index);
                     }
-                    _ => {
+                    Some(_) => {}
+                    None => {
                         done.insert(index, count);
+                        kept.insert(index, line);
                     }
                 },
                 Err(reason) => notes
@@ -283,11 +281,18 @@ impl Journal {
         }
         for index in conflicting {
             done.remove(&index);
+            kept.remove(&index);
         }
-        if torn {
-            // Cut the torn record off so the next one starts on its own line.
-            let file = OpenOptions::new().write(true).open(path).map_err(io)?;
-            file.set_len(complete_bytes as u64).map_err(io)?;
+        if !notes.is_empty() {
+            // Rewrite it with the usable records only (atomically), so the
+            // next resume does not meet the same damage again.
+            let mut text = header_text.clone();
+            text.push_str(&format!("header {:016x}\n", fnv1a(&header_text)));
+            for line in kept.values() {
+                text.push_str(line);
+                text.push('\n');
+            }
+            crate::report::write_atomic(path, text.as_bytes()).map_err(io)?;
         }
         let file = OpenOptions::new().append(true).open(path).map_err(io)?;
         Ok(Resumed { journal: Journal { path: path.to_path_buf(), file: Mutex::new(file) }, done, notes })
@@ -382,6 +387,20 @@ mod tests {
             resumed.notes
         );
         drop(resumed);
+        // The journal was rewritten without it: the next resume meets no
+        // damage (and recounts nothing twice).
+        let resumed = Journal::resume(&path, &header, &tasks, &board).unwrap();
+        assert_eq!((resumed.done.len(), resumed.notes.len()), (2, 0));
+        drop(resumed);
+        // Two different counts for one subtree: both dropped, once.
+        let first_record = lf.lines().nth(7).unwrap().rsplit_once(' ').unwrap().0;
+        let other = format!("{} 381", first_record.rsplit_once(' ').unwrap().0);
+        std::fs::write(&path, format!("{lf}{other} {:016x}\n", fnv1a(&other))).unwrap();
+        let resumed = Journal::resume(&path, &header, &tasks, &board).unwrap();
+        assert_eq!(resumed.done.keys().copied().collect::<Vec<_>>(), vec![5, 7]);
+        assert!(resumed.notes[0].contains("recorded twice"), "{:?}", resumed.notes);
+        drop(resumed);
+        assert!(Journal::resume(&path, &header, &tasks, &board).unwrap().notes.is_empty());
         let mut bytes = lf.clone().into_bytes();
         let last_record = lf.trim_end().rfind('\n').unwrap() + 3;
         bytes[last_record] ^= 0x04;

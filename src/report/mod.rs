@@ -129,24 +129,30 @@ pub fn default_report_path(results_dir: &Path, kind: &str) -> PathBuf {
     results_dir.join(format!("{kind}-{stamp}.json"))
 }
 
-/// Where a write to `path` lands: `Replace(file)` for a regular file or a
-/// new path (following symbolic links, so a link's target is replaced, not
-/// the link), `InPlace` for anything else that exists (a device such as
-/// `/dev/null`, a FIFO, a terminal) and for paths under `/dev/` and
-/// `/proc/` (`/dev/stdout` is written through, whatever it points to).
+/// Where a write to `path` lands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Destination {
+    /// A regular file or a new path (symbolic links followed): written
+    /// beside it, then renamed over it.
     Replace(PathBuf),
+    /// Something that exists and is not a regular file (a device such as
+    /// `/dev/null`, a FIFO, a terminal): written in place.
     InPlace,
+    /// A regular file reached through a descriptor link (`/dev/stdout`,
+    /// `/proc/self/fd/N`): appended to, as a shell's `>>` would, since
+    /// replacing it would detach it from whoever holds it open.
+    Append,
 }
 
 /// At most this many symbolic links are followed, as Linux does.
 const MAX_SYMLINKS: usize = 40;
 
+/// Links into these lead to open file descriptors, not to files.
+fn is_descriptor_link(path: &Path) -> bool {
+    path.starts_with("/proc") || path.starts_with("/dev/fd") || path.starts_with("/dev/std")
+}
+
 fn destination(path: &Path) -> std::io::Result<Destination> {
-    if path.starts_with("/dev") || path.starts_with("/proc") {
-        return Ok(Destination::InPlace);
-    }
     match std::fs::metadata(path) {
         Ok(metadata) if metadata.is_dir() => {
             return Err(std::io::Error::other(format!("{} is a directory", path.display())));
@@ -158,12 +164,12 @@ fn destination(path: &Path) -> std::io::Result<Destination> {
     // dangling link's target is created).
     let mut resolved = path.to_path_buf();
     for _ in 0..MAX_SYMLINKS {
+        if is_descriptor_link(&resolved) {
+            return Ok(Destination::Append);
+        }
         match std::fs::symlink_metadata(&resolved) {
             Ok(metadata) if metadata.file_type().is_symlink() => {
                 let target = std::fs::read_link(&resolved)?;
-                if target.starts_with("/dev") || target.starts_with("/proc") {
-                    return Ok(Destination::InPlace);
-                }
                 resolved = match resolved.parent() {
                     Some(dir) if target.is_relative() => dir.join(target),
                     _ => target,
@@ -184,11 +190,12 @@ fn parent_dir(path: &Path) -> PathBuf {
 
 /// Writes `bytes` to `path` so that a reader (or a crash) never sees a
 /// half-written report: a regular file is written as a temporary file in
-/// the same directory, flushed to disk, then renamed over it; missing
-/// parent directories are created. A symbolic link is followed and its
-/// target replaced. Anything else that exists (a character device such as
-/// `/dev/null`, a FIFO) and paths under `/dev/` and `/proc/` (such as
-/// `/dev/stdout`) are written in place, never replaced.
+/// the same directory (with the old file's permissions), flushed to disk,
+/// then renamed over it; missing parent directories are created. A
+/// symbolic link is followed and its target replaced. Anything else that
+/// exists (a character device such as `/dev/null`, a FIFO) is written in
+/// place, never replaced; a regular file behind a descriptor link
+/// (`/dev/stdout`, `/proc/self/fd/N`) is appended to.
 ///
 /// # Errors
 /// Any I/O error; the temporary file is removed on failure.
@@ -196,6 +203,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let target = match destination(path)? {
         Destination::InPlace => {
             let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+            return file.write_all(bytes).and_then(|()| file.flush());
+        }
+        Destination::Append => {
+            let mut file = std::fs::OpenOptions::new().append(true).open(path)?;
             return file.write_all(bytes).and_then(|()| file.flush());
         }
         Destination::Replace(target) => target,
@@ -207,6 +218,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let result = (|| {
         let mut file = std::fs::File::create(&temp)?;
         file.write_all(bytes)?;
+        if let Ok(old) = std::fs::metadata(&target) {
+            file.set_permissions(old.permissions())?;
+        }
         file.sync_all()?;
         std::fs::rename(&temp, &target)
     })();
@@ -229,14 +243,15 @@ pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> std::io::Result
 
 /// Checks, before a long run, that a report can be written to `path`: for
 /// a file to be replaced, that its directory exists or can be created and
-/// a file can be created in it; for a device or FIFO, that it is there
-/// (nothing is opened: opening a FIFO would wait for a reader).
+/// a file can be created in it; for a device, FIFO or descriptor link,
+/// that this program may write it (nothing is opened: opening a FIFO would
+/// wait for a reader).
 ///
 /// # Errors
 /// The I/O error that writing would meet.
 pub fn check_writable(path: &Path) -> std::io::Result<()> {
     let target = match destination(path)? {
-        Destination::InPlace => return std::fs::metadata(path).map(drop),
+        Destination::InPlace | Destination::Append => return may_write(path),
         Destination::Replace(target) => target,
     };
     let dir = parent_dir(&target);
@@ -244,6 +259,25 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
     let probe = dir.join(format!(".perft-write-test.{}", std::process::id()));
     std::fs::File::create(&probe)?;
     std::fs::remove_file(&probe)
+}
+
+/// Whether this process may write `path` (`access(W_OK)`), without opening
+/// it.
+fn may_write(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c_path = std::ffi::CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::other("a NUL byte in the path"))?;
+        // SAFETY: `access` reads the NUL-terminated path we own and touches
+        // no other memory.
+        if unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    std::fs::metadata(path).map(drop)
 }
 
 /// One root move's count.
@@ -493,6 +527,9 @@ pub struct SuiteSettings {
     pub chess960: bool,
     /// The run stopped at the first mismatch.
     pub fail_fast: bool,
+    /// Chess960 positions were skipped.
+    #[serde(default)]
+    pub skip_chess960: bool,
 }
 
 /// Report of `perft suite`.
@@ -701,7 +738,7 @@ pub struct CheckResult {
     /// The reference count: the file's, or ours where the file has none.
     pub expected: u128,
     /// Where `expected` comes from: `file` or `perft`.
-    pub expected_from: String,
+    pub expected_from: crate::check::ExpectedFrom,
     /// The engine's count, if it answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_nodes: Option<u128>,
@@ -718,6 +755,10 @@ pub struct CheckResult {
     /// Why the bisection could not finish, if it could not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bisection_error: Option<String>,
+    /// For a wrong count not bisected because the same position's count
+    /// at another depth was: that depth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bisected_at: Option<u32>,
     /// A command that reproduces the fault in seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reproduce: Option<String>,

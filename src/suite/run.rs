@@ -46,6 +46,8 @@ pub struct SuiteOptions {
     pub max_nodes: Option<u128>,
     /// Stop starting new checks after the first mismatch.
     pub fail_fast: bool,
+    /// Skip Chess960 positions (their checks count as skipped).
+    pub skip_chess960: bool,
     /// Bulk or full counting.
     pub mode: Mode,
     /// Also check every position at this depth where it lists no count;
@@ -95,6 +97,8 @@ pub struct SuitePlan {
     error_counts: BTreeMap<String, usize>,
     positions: usize,
     skipped: usize,
+    /// Checks skipped because their position is Chess960.
+    skipped_chess960: usize,
     options: SuiteOptions,
 }
 
@@ -127,6 +131,14 @@ pub struct SuiteOutcome {
     pub interrupted: bool,
 }
 
+impl PlannedCheck {
+    /// Index of the position among those with checks to run: the checks of
+    /// one position (at several depths) share it.
+    pub fn position_index(&self) -> usize {
+        self.position
+    }
+}
+
 impl SuitePlan {
     /// Reads every position with `options`, recording unusable lines as
     /// errors and the depths the limits exclude as skipped.
@@ -139,6 +151,7 @@ impl SuitePlan {
             error_counts: BTreeMap::new(),
             positions: 0,
             skipped: 0,
+            skipped_chess960: 0,
             options,
         };
         for (index, file) in files.into_iter().enumerate() {
@@ -182,15 +195,24 @@ impl SuitePlan {
                 message: error.message,
             });
         }
+        let mut bad_positions = 0;
+        let mut unlisted = parsed.unlisted_errors;
         for entry in parsed.entries {
             let board = match Board::from_fen_with(&entry.fen, fen_options) {
                 Ok(board) => board,
                 Err(e) => {
-                    self.errors.push(SuiteError {
-                        file: file.name.clone(),
-                        line: entry.line,
-                        message: e.to_string(),
-                    });
+                    // Kept only while they can be listed: a file of bad
+                    // positions must not fill memory with messages.
+                    bad_positions += 1;
+                    if bad_positions <= MAX_LISTED_ERRORS {
+                        self.errors.push(SuiteError {
+                            file: file.name.clone(),
+                            line: entry.line,
+                            message: e.to_string(),
+                        });
+                    } else {
+                        unlisted += 1;
+                    }
                     continue;
                 }
             };
@@ -203,6 +225,11 @@ impl SuitePlan {
                 counts.push((depth, None));
             }
             for (depth, expected) in counts {
+                if options.skip_chess960 && board.is_chess960() {
+                    self.skipped += 1;
+                    self.skipped_chess960 += 1;
+                    continue;
+                }
                 if options.max_depth.is_some_and(|max| depth > max)
                     || options.max_nodes.is_some_and(|max| expected.is_some_and(|n| n > max))
                 {
@@ -226,7 +253,7 @@ impl SuitePlan {
                 self.checks_per_position.push(checks);
             }
         }
-        parsed.unlisted_errors
+        unlisted
     }
 
     /// Number of checks that will run.
@@ -244,9 +271,15 @@ impl SuitePlan {
         self.positions
     }
 
-    /// Checks the limits exclude.
+    /// Checks the limits exclude (Chess960 positions included, when
+    /// skipped).
     pub fn skipped(&self) -> usize {
         self.skipped
+    }
+
+    /// Checks skipped because their position is Chess960.
+    pub fn skipped_chess960(&self) -> usize {
+        self.skipped_chess960
     }
 
     /// Unusable files and lines, in the order the files were given: at
@@ -274,7 +307,7 @@ impl SuitePlan {
     /// Sum of the expected counts of the checks that will run (those that
     /// have one).
     pub fn expected_nodes(&self) -> u128 {
-        self.checks.iter().filter_map(|c| c.expected).sum()
+        self.checks.iter().filter_map(|c| c.expected).fold(0, u128::saturating_add)
     }
 
     /// Runs every check on the current rayon pool, largest first, each

@@ -7,6 +7,10 @@
 #   spam        prints `yes spam` forever
 #   background  prints its count and exits, leaving a child that holds its
 #               output open (its pid in $FAKE_PIDFILE)
+#   escape      the same, but the child leaves the process group (setsid)
+#               and writes to stderr forever (its pid in $FAKE_PIDFILE)
+#   stderrlog   prints its count, closes stdout, then logs 20,000 lines to
+#               stderr before exiting
 set -u
 format="${FAKE_FORMAT:-qperft}"
 if [ "$format" = qperft ]; then depth="$1"; fen="$2"; else fen="$1"; depth="$2"; fi
@@ -16,6 +20,7 @@ if [ "$depth" -gt 1 ]; then
         crash) echo "Segmentation fault (pretend)" >&2; exit 1 ;;
         spam) exec yes spam ;;
         background) sleep 1000 & echo $! > "$FAKE_PIDFILE" ;;
+        escape) setsid sh -c 'echo $$ > "$0"; while :; do echo spam >&2; sleep 0.005; done' "$FAKE_PIDFILE" & ;;
     esac
 fi
 if [ "$format" = qperft ]; then
@@ -33,4 +38,8 @@ else
     echo ""
     printf 'Press any key to exit...'
     read -r -n 1 _ || true
+fi
+if [ "$mode" = stderrlog ] && [ "$depth" -gt 1 ]; then
+    exec 1>&-
+    for ((i = 0; i < 20000; i++)); do echo "log line $i" >&2; done
 fi

@@ -20,7 +20,7 @@ while IFS= read -r line; do
     case "$line" in
         uci)
             [ "$mode" = slowstart ] && sleep 3
-            echo "id name fake-$mode"; echo "uciok" ;;
+            echo "id name fake-$mode"; echo "option name UCI_Chess960 type check default false"; echo "uciok" ;;
         isready) echo "readyok" ;;
         "position startpos"*) fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
             moves="${line#position startpos}"; moves="${moves# moves }" ;;

@@ -1,0 +1,276 @@
+//! Checking another engine against suites and our counts: every planned
+//! check asked of the engine (by several engine processes at once if
+//! wanted), every wrong count bisected to the move path it comes from.
+//!
+//! The runner stops asking an engine that cannot be started at all, or that
+//! fails to start or finish its handshake [`MAX_STARTUP_FAILURES`] times in
+//! a row; positions the engine says it cannot count (Chess960 for an engine
+//! without it) are skipped, not failed.
+
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bisect::{bisect, BisectError, Bisection};
+use crate::engine::{Engine, EngineError, EnginePosition};
+use crate::perft::{count, Mode, Search};
+use crate::report::CheckResult;
+use crate::suite::{PlannedCheck, SuitePlan};
+
+/// After this many start-up or handshake failures in a row, the engine is
+/// not asked again (a silent engine would otherwise cost a handshake
+/// timeout for every count).
+pub const MAX_STARTUP_FAILURES: usize = 3;
+
+/// Where a check's reference count comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExpectedFrom {
+    /// The suite file.
+    File,
+    /// Our own count (the file gives none at that depth).
+    Perft,
+}
+
+/// How a check runs.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckOptions {
+    /// The longest one engine call may take.
+    pub timeout: Duration,
+    /// Engine processes at once, each with its own share of the checks.
+    pub jobs: usize,
+    /// Stop asking after the first wrong count.
+    pub fail_fast: bool,
+    /// Once raised, no new check starts and calls in progress are stopped
+    /// (the engine's own stop flag should be the same).
+    pub stop: Option<&'static AtomicBool>,
+}
+
+/// What happens, for progress display (from any job's thread).
+pub enum CheckEvent<'a> {
+    /// A wrong count is being bisected.
+    Bisecting(&'a PlannedCheck),
+    /// A check finished.
+    Done(&'a CheckResult),
+}
+
+/// What a check run found.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOutcome {
+    /// The checks the engine answered or failed, in plan order.
+    pub results: Vec<CheckResult>,
+    /// Checks skipped because the engine cannot count their positions.
+    pub unsupported: usize,
+    /// Why it cannot (the first such answer).
+    pub unsupported_reason: Option<String>,
+    /// Why the engine was given up, if it was.
+    pub abandoned: Option<String>,
+    /// Planned checks never asked (fail-fast, a given-up engine, a stop).
+    pub not_run: usize,
+    /// The stop flag cut the run short.
+    pub interrupted: bool,
+}
+
+/// State shared by the jobs.
+struct Shared<'a> {
+    plan: &'a [PlannedCheck],
+    next: AtomicUsize,
+    results: Mutex<Vec<Option<CheckResult>>>,
+    /// Positions (by plan position index) already bisected, and at which
+    /// depth.
+    bisected: Mutex<HashMap<usize, u32>>,
+    /// Consecutive start-up failures across all jobs, and the last one.
+    startup: Mutex<(usize, Option<String>)>,
+    unsupported: Mutex<(usize, Option<String>)>,
+    abandoned: Mutex<Option<String>>,
+    halt: AtomicBool,
+}
+
+/// Runs every check of `plan` on engines made by `make_engine` (one per
+/// job), `options.jobs` at once. Our reference counts (where the file has
+/// none) and bisections run on rayon's global pool. `reproduce` turns a
+/// bisection into a command that shows the fault again.
+pub fn run_check(
+    plan: &SuitePlan,
+    make_engine: &(dyn Fn() -> Box<dyn Engine> + Sync),
+    options: &CheckOptions,
+    reproduce: &(dyn Fn(&PlannedCheck, &Bisection) -> String + Sync),
+    progress: &(dyn Fn(CheckEvent) + Sync),
+) -> CheckOutcome {
+    let planned = plan.planned();
+    let shared = Shared {
+        plan: planned,
+        next: AtomicUsize::new(0),
+        results: Mutex::new(vec![None; planned.len()]),
+        bisected: Mutex::new(HashMap::new()),
+        startup: Mutex::new((0, None)),
+        unsupported: Mutex::new((0, None)),
+        abandoned: Mutex::new(None),
+        halt: AtomicBool::new(false),
+    };
+    let jobs = options.jobs.clamp(1, planned.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| job(&shared, make_engine(), options, reproduce, progress));
+        }
+    });
+    let stopped = options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let results: Vec<CheckResult> = lock(&shared.results).drain(..).flatten().collect();
+    let (unsupported, unsupported_reason) = lock(&shared.unsupported).clone();
+    let abandoned = lock(&shared.abandoned).clone();
+    CheckOutcome {
+        not_run: planned.len() - results.len() - unsupported,
+        results,
+        unsupported,
+        unsupported_reason,
+        abandoned,
+        interrupted: stopped,
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One job: its own engine, taking the next unasked check until none is
+/// left or the run halts.
+fn job(
+    shared: &Shared,
+    mut engine: Box<dyn Engine>,
+    options: &CheckOptions,
+    reproduce: &(dyn Fn(&PlannedCheck, &Bisection) -> String + Sync),
+    progress: &(dyn Fn(CheckEvent) + Sync),
+) {
+    let stopped = || options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    loop {
+        if stopped() || shared.halt.load(Ordering::Relaxed) {
+            return;
+        }
+        let index = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(item) = shared.plan.get(index) else { return };
+        let Some(result) = ask(shared, engine.as_mut(), item, options, reproduce, progress) else {
+            continue;
+        };
+        let failed = !result.ok && result.error.is_none();
+        progress(CheckEvent::Done(&result));
+        lock(&shared.results)[index] = Some(result);
+        if failed && options.fail_fast {
+            shared.halt.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Asks the engine one check; `None` when there is no result to record
+/// (stopped, skipped as unsupported, or the engine was given up).
+fn ask(
+    shared: &Shared,
+    engine: &mut dyn Engine,
+    item: &PlannedCheck,
+    options: &CheckOptions,
+    reproduce: &(dyn Fn(&PlannedCheck, &Bisection) -> String + Sync),
+    progress: &(dyn Fn(CheckEvent) + Sync),
+) -> Option<CheckResult> {
+    let (expected, expected_from) = match item.expected {
+        Some(n) => (n, ExpectedFrom::File),
+        None => {
+            let search = Search { mode: Mode::Bulk, table: None, stop: options.stop };
+            (count(&item.board, item.depth, &search)?, ExpectedFrom::Perft)
+        }
+    };
+    let position = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
+    let began = Instant::now();
+    let answer = engine.perft(&position, item.depth, options.timeout);
+    let mut result = CheckResult {
+        file: item.file.clone(),
+        line: item.line,
+        id: item.id.clone(),
+        fen: item.fen.clone(),
+        depth: item.depth,
+        expected,
+        expected_from,
+        engine_nodes: None,
+        ok: false,
+        seconds: began.elapsed().as_secs_f64(),
+        error: None,
+        bisection: None,
+        bisection_error: None,
+        bisected_at: None,
+        reproduce: None,
+    };
+    let run = match answer {
+        Ok(run) => run,
+        // Stopped by a signal: not the engine's fault, not a result.
+        Err(EngineError::Interrupted) => return None,
+        Err(EngineError::Unsupported(what)) => {
+            let mut unsupported = lock(&shared.unsupported);
+            unsupported.0 += 1;
+            unsupported.1.get_or_insert(what);
+            return None;
+        }
+        Err(error) => {
+            if !record_startup(shared, &error) {
+                return None;
+            }
+            result.error = Some(error.to_string());
+            return Some(result);
+        }
+    };
+    *lock(&shared.startup) = (0, None);
+    result.engine_nodes = Some(run.nodes);
+    result.ok = run.nodes == expected;
+    if result.ok {
+        return Some(result);
+    }
+    // One bisection per position: a deeper wrong count of a position
+    // already bisected comes from the same fault, as a rule.
+    match lock(&shared.bisected).entry(item.position_index()) {
+        Entry::Occupied(bisected) => {
+            result.bisected_at = Some(*bisected.get());
+            return Some(result);
+        }
+        Entry::Vacant(slot) => {
+            slot.insert(item.depth);
+        }
+    }
+    progress(CheckEvent::Bisecting(item));
+    match bisect(engine, &item.board, &position, item.depth, options.timeout, options.stop, &mut |_| {}) {
+        Ok(bisection) => {
+            result.reproduce = Some(reproduce(item, &bisection));
+            result.bisection = Some(bisection);
+        }
+        Err(BisectError::Engine(EngineError::Interrupted) | BisectError::Interrupted) => {
+            result.bisection_error = Some("stopped by an interrupt".into())
+        }
+        Err(e) => result.bisection_error = Some(e.to_string()),
+    }
+    Some(result)
+}
+
+/// Counts a failed call towards giving the engine up; returns whether its
+/// result should still be recorded (false once the engine is given up).
+fn record_startup(shared: &Shared, error: &EngineError) -> bool {
+    if !error.is_startup() {
+        *lock(&shared.startup) = (0, None);
+        return true;
+    }
+    let mut abandoned = lock(&shared.abandoned);
+    if abandoned.is_some() {
+        return false;
+    }
+    let mut startup = lock(&shared.startup);
+    startup.0 += 1;
+    startup.1 = Some(error.to_string());
+    // A program that cannot be started at all will not start next time.
+    if error.is_unstartable() || startup.0 >= MAX_STARTUP_FAILURES {
+        let times =
+            if error.is_unstartable() { String::new() } else { format!(" {} times in a row", startup.0) };
+        let first_line = error.to_string().lines().next().unwrap_or_default().to_string();
+        *abandoned = Some(format!("failed to start{times}; not asked again ({first_line})"));
+        shared.halt.store(true, Ordering::Relaxed);
+    }
+    true
+}
