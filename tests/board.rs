@@ -221,6 +221,28 @@ fn impossible_positions() {
 }
 
 #[test]
+fn double_fischer_random_castling_is_chess960_only() {
+    // Kings and castling rooks on different files for the two
+    // sides: legal double-Fischer-random positions, refused only as
+    // standard chess.
+    for fen in [
+        "qbbnrkr1/p1pppppp/1p4n1/8/2P5/6N1/PPNPPPPP/1BRKBRQ1 b FCge - 1 3",
+        "r1k3r1/8/8/8/8/8/8/R3K2R w HAga - 0 1",
+    ] {
+        let detected = Board::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert!(detected.is_chess960());
+        let forced =
+            Board::from_fen_with(fen, FenOptions { castling: CastlingMode::Chess960, relaxed: false });
+        assert!(forced.is_ok(), "{fen}");
+        let standard =
+            Board::from_fen_with(fen, FenOptions { castling: CastlingMode::Standard, relaxed: false });
+        assert!(standard.is_err(), "{fen} is not standard chess");
+    }
+    // A king on a corner file still cannot have started between its rooks.
+    assert!(Board::from_fen("4k3/8/8/8/8/8/8/R6K w A - 0 1").is_err());
+}
+
+#[test]
 fn checkmate_and_stalemate() {
     let mut fools = Board::startpos();
     play(&mut fools, "f2f3 e7e5 g2g4 d8h4");

@@ -43,6 +43,10 @@ fn run_divide_matches_stockfish() {
         ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", vec![], 4, false),
         ("rnbqkbnr/pppp1ppp/8/8/4Pp2/8/PPPP2PP/RNBQKBNR b KQkq e3 0 3", vec![], 3, false),
         (FRC, vec![], 3, true),
+        // Double-Fischer-random: the two sides' kings and rooks on
+        // different files (from Stockfish's tests/perft.sh).
+        ("qbbnrkr1/p1pppppp/1p4n1/8/2P5/6N1/PPNPPPPP/1BRKBRQ1 b FCge - 1 3", vec![], 4, true),
+        ("1rkr3b/1ppn3p/3pB1n1/6q1/R2P4/4N1P1/1P5P/2KRQ1B1 b Dbd - 0 14", vec!["b8a8"], 3, true),
     ] {
         let mut cmd = perft();
         cmd.args(["run", &depth.to_string(), "--fen", fen, "--threads", "2"]);

@@ -90,6 +90,12 @@ fn marcel_random_positions() {
 }
 
 #[test]
+fn stockfish_perft_sh_with_double_fischer_random() {
+    // Strict mode accepts every line, double-Fischer-random ones included.
+    assert!(run_suite("stockfish-perft-sh.epd", &[], node_cap()) >= 4);
+}
+
+#[test]
 fn tricky_positions_relaxed() {
     let impossible = [121, 127, 133, 139, 145, 151, 157, 163, 169, 180, 199];
     assert_eq!(run_suite("tricky.perft", &impossible, node_cap()), 88);
@@ -108,4 +114,5 @@ fn all_suites_full_depth() {
     run_suite("marcel-random.perft", &[], u128::MAX);
     run_suite("tricky.perft", &[121, 127, 133, 139, 145, 151, 157, 163, 169, 180, 199], u128::MAX);
     run_suite("tricky-python-chess.perft", &[104, 110, 116, 122, 128, 134, 144], u128::MAX);
+    run_suite("stockfish-perft-sh.epd", &[], u128::MAX);
 }
