@@ -23,7 +23,8 @@
 //!   `Total: 400`), `space` (`e2e4 20`, `Nodes: 400`), `nodes`
 //!   (`e2e4: 20 nodes`, `Perft total: 400`), `move` (`Move e2e4: 20`,
 //!   `Total nodes: 400`) or `odd` (`20 <- e2e4`, `leaves 400`, which only
-//!   `--divide-regex` and `--total-regex` can read).
+//!   `--divide-regex` and `--total-regex` can read), or `perftree`
+//!   (`e2e4 20`, a blank line, `400`: what the perftree debugger reads).
 //! - `--no-chess960`: does not offer `UCI_Chess960` (and refuses Chess960
 //!   castling).
 
@@ -49,6 +50,7 @@ enum Format {
     Nodes,
     Move,
     Odd,
+    Perftree,
 }
 
 /// A position as this engine sees it: the board, and the en-passant square
@@ -88,6 +90,9 @@ fn moves(board: &Board, en_passant: Option<Square>, bug: Bug) -> Vec<Move> {
             Bug::Underpromotion => m.promotion().is_none_or(|p| p == PieceKind::Queen),
         })
         .collect();
+    // After an illegal capture the side to move may be able to take the
+    // king; like any engine, this one never generates king captures.
+    list.retain(|m| board.piece_on(m.to()).is_none_or(|p| p.kind() != PieceKind::King));
     if bug == Bug::EnPassantPin {
         // Every pawn beside the pushed pawn captures, legal or not.
         if let Some(ep) = en_passant {
@@ -153,7 +158,7 @@ fn perft(position: &mut Position, depth: u32, options: &Options, chess960: bool,
             let _ = match options.format {
                 Format::Stockfish => writeln!(out, "{mv}: {nodes}"),
                 Format::Dash => writeln!(out, "{mv} - {nodes}"),
-                Format::Space => writeln!(out, "{mv} {nodes}"),
+                Format::Space | Format::Perftree => writeln!(out, "{mv} {nodes}"),
                 Format::Nodes => writeln!(out, "{mv}: {nodes} nodes"),
                 Format::Move => writeln!(out, "Move {mv}: {nodes}"),
                 Format::Odd => writeln!(out, "{nodes} <- {mv}"),
@@ -167,6 +172,7 @@ fn perft(position: &mut Position, depth: u32, options: &Options, chess960: bool,
         Format::Nodes => writeln!(out, "Perft total: {total}"),
         Format::Move => writeln!(out, "Total nodes: {total}"),
         Format::Odd => writeln!(out, "leaves {total}"),
+        Format::Perftree => writeln!(out, "\n{total}"),
     };
 }
 
@@ -211,6 +217,7 @@ fn main() {
                     Some("nodes") => Format::Nodes,
                     Some("move") => Format::Move,
                     Some("odd") => Format::Odd,
+                    Some("perftree") => Format::Perftree,
                     other => panic!("unknown format {other:?}"),
                 };
                 i += 1;

@@ -6,6 +6,38 @@ use crate::report::{BenchReport, CompareReport};
 
 /// Width and height of one chart, in pixels.
 const SIZE: (u32, u32) = (960, 480);
+/// Width of the legend column right of the plot, so it never covers data.
+const LEGEND_WIDTH: u32 = 170;
+/// At most this many labels on a time axis.
+const MAX_TIME_LABELS: usize = 6;
+
+/// How a legend entry is drawn.
+#[derive(Clone, Copy)]
+enum Mark {
+    Bar,
+    Line(u32),
+}
+
+/// A legend in its own drawing area: a swatch and a name per entry.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    entries: &[(String, RGBAColor, Mark)],
+) -> Result<(), ChartError> {
+    for (i, (name, color, mark)) in entries.iter().enumerate() {
+        let y = 60 + 24 * i as i32;
+        match *mark {
+            Mark::Bar => {
+                area.draw(&Rectangle::new([(10, y - 7), (26, y + 7)], color.filled())).map_err(err)?
+            }
+            Mark::Line(width) => {
+                area.draw(&PathElement::new(vec![(8, y), (28, y)], color.stroke_width(width))).map_err(err)?
+            }
+        }
+        let label: String = name.chars().take(18).collect();
+        area.draw(&Text::new(label, (34, y - 8), ("sans-serif", 15))).map_err(err)?;
+    }
+    Ok(())
+}
 
 /// A chart could not be drawn.
 #[derive(Debug, thiserror::Error)]
@@ -51,12 +83,13 @@ pub fn compare_chart(report: &CompareReport) -> Result<String, ChartError> {
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
+        let (plot, legend) = root.split_horizontally(SIZE.0 - LEGEND_WIDTH);
+        let mut chart = ChartBuilder::on(&plot)
             .caption(&title, ("sans-serif", 22))
             .margin(20)
             .x_label_area_size(40)
             .y_label_area_size(70)
-            .build_cartesian_2d(0u32..width, 0f64..max * 1.3)
+            .build_cartesian_2d(0u32..width, 0f64..max * 1.1)
             .map_err(err)?;
         chart
             .configure_mesh()
@@ -74,6 +107,7 @@ pub fn compare_chart(report: &CompareReport) -> Result<String, ChartError> {
             .light_line_style(BLACK.mix(0.04))
             .draw()
             .map_err(err)?;
+        let mut entries = Vec::new();
         for (e, engine) in engines.iter().enumerate() {
             let color = Palette99::pick(e).to_rgba();
             let bars: Vec<_> = positions
@@ -86,19 +120,10 @@ pub fn compare_chart(report: &CompareReport) -> Result<String, ChartError> {
                     })
                 })
                 .collect();
-            chart
-                .draw_series(bars)
-                .map_err(err)?
-                .label(*engine)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+            chart.draw_series(bars).map_err(err)?;
+            entries.push((engine.to_string(), color, Mark::Bar));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(err)?;
+        draw_legend(&legend, &entries)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
@@ -134,27 +159,38 @@ pub fn bench_history_chart(reports: &[BenchReport]) -> Result<String, ChartError
         })
         .collect();
     let last = reports.len().saturating_sub(1).max(1) as u32;
+    // Every k-th report is labelled, so labels never run into each other.
+    let every = reports.len().div_ceil(MAX_TIME_LABELS).max(1) as u32;
 
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
+        let (plot, legend) = root.split_horizontally(SIZE.0 - LEGEND_WIDTH);
+        let mut chart = ChartBuilder::on(&plot)
             .caption("Mnps over time (bench reports)", ("sans-serif", 22))
             .margin(20)
             .x_label_area_size(40)
             .y_label_area_size(70)
-            .build_cartesian_2d(0u32..last, 0f64..max * 1.15)
+            .build_cartesian_2d(0u32..last, 0f64..max * 1.1)
             .map_err(err)?;
         chart
             .configure_mesh()
             .x_labels(reports.len().max(2))
-            .x_label_formatter(&|x| labels.get(*x as usize).cloned().unwrap_or_default())
+            .x_label_style(("sans-serif", 12))
+            .x_label_formatter(&|x| {
+                if x % every == 0 {
+                    labels.get(*x as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
             .y_desc("millions of nodes per second")
             .y_label_formatter(&|y| format!("{y:.0}"))
             .light_line_style(BLACK.mix(0.04))
             .draw()
             .map_err(err)?;
+        let mut entries = Vec::new();
         for (i, id) in ids.iter().enumerate() {
             let color = Palette99::pick(i).to_rgba();
             let points: Vec<(u32, f64)> = reports
@@ -164,27 +200,15 @@ pub fn bench_history_chart(reports: &[BenchReport]) -> Result<String, ChartError
                     r.positions.iter().find(|e| e.id == *id).map(|e| (x as u32, e.nodes_per_second / 1e6))
                 })
                 .collect();
-            chart
-                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-                .map_err(err)?
-                .label(*id)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2)));
+            chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(2))).map_err(err)?;
             chart.draw_series(points.into_iter().map(|p| Circle::new(p, 3, color.filled()))).map_err(err)?;
+            entries.push((id.to_string(), color, Mark::Line(2)));
         }
         let total: Vec<(u32, f64)> =
             reports.iter().enumerate().map(|(x, r)| (x as u32, r.total.nodes_per_second / 1e6)).collect();
-        chart
-            .draw_series(LineSeries::new(total, BLACK.stroke_width(4)))
-            .map_err(err)?
-            .label("total")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], BLACK.stroke_width(4)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(err)?;
+        chart.draw_series(LineSeries::new(total, BLACK.stroke_width(4))).map_err(err)?;
+        entries.push(("total".to_string(), BLACK.to_rgba(), Mark::Line(4)));
+        draw_legend(&legend, &entries)?;
         root.present().map_err(err)?;
     }
     Ok(svg)

@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::bench::{stats, BenchPosition};
 use crate::board::STARTPOS_FEN;
 use crate::engine::{Engine, EngineError, EnginePosition};
-use crate::report::{CompareEngine, CompareResult};
+use crate::report::{CompareEngine, CompareResult, EngineSummary};
 
 /// Runs of a depth-1 count used to measure an engine's start-up time.
 const STARTUP_RUNS: usize = 3;
@@ -183,4 +183,30 @@ pub fn run_compare(
         }
     }
     (engines, results)
+}
+
+/// Each engine's totals over the positions where it was timed and agreed:
+/// nodes, median seconds summed, the speed that gives, and the geometric
+/// mean of its speed ratios to ours (above 1: faster than ours).
+pub fn summarize(engines: &[CompareEngine], results: &[CompareResult]) -> Vec<EngineSummary> {
+    engines
+        .iter()
+        .map(|engine| {
+            let timed: Vec<&CompareResult> =
+                results.iter().filter(|r| r.engine == engine.name && r.nodes_per_second.is_some()).collect();
+            let nodes: u128 = timed.iter().filter_map(|r| r.nodes).sum();
+            let seconds = timed.iter().map(|r| r.seconds.median).fold(0.0, |a, b| a + b);
+            let ratios: Vec<f64> =
+                timed.iter().filter_map(|r| r.ratio_to_ours).filter(|x| *x > 0.0).collect();
+            EngineSummary {
+                engine: engine.name.clone(),
+                positions: timed.len(),
+                nodes,
+                seconds,
+                nodes_per_second: if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 },
+                geomean_ratio_to_ours: (!ratios.is_empty())
+                    .then(|| (ratios.iter().map(|x| x.ln()).sum::<f64>() / ratios.len() as f64).exp()),
+            }
+        })
+        .collect()
 }

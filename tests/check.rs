@@ -19,12 +19,31 @@ fn perft() -> Command {
 }
 
 /// The planted-bug engine, built by `cargo test` with the other examples.
-fn buggy(flags: &str) -> String {
+fn buggy_path() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().and_then(Path::parent).unwrap().join("examples");
     let path = dir.join(format!("buggy_engine{}", std::env::consts::EXE_SUFFIX));
     assert!(path.exists(), "{} is missing: run `cargo test` (it builds the examples)", path.display());
-    format!("uci:{} {flags}", path.display())
+    path
+}
+
+/// The planted-bug engine as a UCI engine spec.
+fn buggy(flags: &str) -> String {
+    format!("uci:{} {flags}", buggy_path().display())
+}
+
+/// The planted-bug engine run once per count (`--perft`), as a `cmd:` spec.
+fn buggy_cmd(flags: &str, arguments: &str) -> String {
+    format!("cmd:{} {flags} --perft {arguments}", buggy_path().display())
+}
+
+/// Runs a printed `reproduce:` command (a `perft debug ...` line) and
+/// returns its status and output.
+fn rerun(command: &str) -> (Option<i32>, String) {
+    let words = shlex::split(command).expect("a shell command");
+    assert_eq!(words[..2], ["perft", "debug"], "{command}");
+    let output = perft().args(&words[1..]).output().unwrap();
+    (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 fn fake(name: &str) -> String {
@@ -347,4 +366,217 @@ fn uci_mode_answers_like_stockfish() {
     assert!(lines.iter().any(|l| l.starts_with("info string bad FEN")));
     assert!(lines.iter().any(|l| l.starts_with("Fen: rnbqkbnr")));
     assert_eq!(lines.last().unwrap(), "readyok");
+}
+
+const ENDGAME: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+
+#[test]
+fn pinned_en_passant_captures_are_named_through_a_fen_only_engine() {
+    // The most common real bug: an en-passant capture made without the
+    // king-safety test. The engine takes a FEN only (no {moves}): the FEN
+    // it gets must keep the en-passant square, legal capture or not.
+    for engine in [buggy_cmd("--bug ep-pin", "{depth} {fen}"), buggy("--bug ep-pin")] {
+        let output =
+            perft().args(["debug", "--engine", &engine, "--fen", ENDGAME, "--depth", "4"]).output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{engine}: {stdout}");
+        assert!(stdout.contains("extra moves (generated, not legal): f4e3"), "{engine}: {stdout}");
+        assert!(stdout.contains("exercises: en passant"), "{stdout}");
+        // The reproduce command starts from the given FEN and plays the
+        // path, so it shows the fault again.
+        let command = stdout.lines().find_map(|l| l.trim().strip_prefix("reproduce: ")).unwrap();
+        assert!(command.contains(&format!("--fen '{ENDGAME}'")) && command.contains("--moves"), "{command}");
+        let (code, again) = rerun(command);
+        assert_eq!(code, Some(1), "{command}: {again}");
+        assert!(again.contains("f4e3"), "{again}");
+    }
+    // Through `check`, every printed reproduce command reproduces.
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(dir.path(), "ep.epd", &format!("{ENDGAME} ;D4 43238 ;D5 674624\n"));
+    let report = dir.path().join("r.json");
+    let engine = buggy_cmd("--bug ep-pin", "{depth} {fen}");
+    let output =
+        perft().args(["check", "--engine", &engine, "--json"]).arg(&report).arg(&suite).output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stdout));
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let commands: Vec<&str> = failures(&report).iter().filter_map(|f| f["reproduce"].as_str()).collect();
+    assert!(!commands.is_empty());
+    for command in commands {
+        assert_eq!(rerun(command).0, Some(1), "{command}");
+    }
+}
+
+#[test]
+fn hobby_engine_output_formats_are_read() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for format in ["dash", "space", "nodes", "move"] {
+        for engine in [
+            buggy_cmd(&format!("--bug ep --format {format}"), "{depth} {fen} {moves}"),
+            buggy(&format!("--bug ep --format {format}")),
+        ] {
+            let output = perft()
+                .args(["debug", "--engine", &engine, "--fen", kiwipete, "--depth", "3"])
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            assert_eq!(output.status.code(), Some(1), "{engine}: {stdout}");
+            assert!(stdout.contains("missing moves (legal, not generated): "), "{engine}: {stdout}");
+        }
+    }
+    // A format only patterns can read: UCI and command engines alike, the
+    // same option syntax (REGEX, or NAME=REGEX), and the reproduce command
+    // carries the patterns.
+    for spec in [buggy_cmd("--bug ep --format odd", "{depth} {fen} {moves}"), buggy("--bug ep --format odd")]
+    {
+        let engine = format!("odd={spec}");
+        let output = perft()
+            .args(["debug", "--engine", &engine, "--fen", kiwipete, "--depth", "3", "--timeout", "10"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stdout}");
+        if spec.starts_with("cmd:") {
+            assert!(stderr.contains("say which with --total-regex"), "{stderr}");
+        }
+        let output = perft()
+            .args(["debug", "--engine", &engine, "--fen", kiwipete, "--depth", "3"])
+            .args([
+                "--total-regex",
+                r"odd=^leaves (\d+)$",
+                "--divide-regex",
+                r"(?P<count>\d+) <- (?P<move>\w+)",
+            ])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{stdout}");
+        assert!(stdout.contains("missing moves (legal, not generated): "), "{stdout}");
+        let command = stdout.lines().find_map(|l| l.trim().strip_prefix("reproduce: ")).unwrap();
+        assert!(command.contains("--total-regex") && command.contains("--divide-regex"), "{command}");
+        assert_eq!(rerun(command).0, Some(1), "{command}");
+    }
+}
+
+#[test]
+fn interactive_engines_through_the_readme_recipe() {
+    // An engine that takes commands at a prompt, driven by a shell line
+    // per count, as README shows.
+    let engine = format!(
+        "prompt=cmd:sh -c 'printf \"position fen %s\\nperft %s\\nquit\\n\" \"$1\" \"$2\" | {} --bug ep --format dash --interactive' sh {{fen}} {{depth}}",
+        buggy_path().display()
+    );
+    let output = perft()
+        .args(["debug", "--engine", &engine, "--depth", "4"])
+        .args(["--fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("missing moves (legal, not generated): b4a3"), "{stdout}");
+}
+
+#[test]
+fn missing_engines_fail_once_and_jobs_split_the_work() {
+    let (code, out, report) = run_check("gone=uci:/nonexistent/engine", &[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert_eq!(
+        out.matches("cannot start /nonexistent/engine").count(),
+        2,
+        "the one check and the give-up: {out}"
+    );
+    assert!(out.contains("gone failed to start; not asked again"), "{out}");
+    assert_eq!(report["summary"]["checks"], 1);
+    // Four engine processes share the checks and find the same faults.
+    let (code, out, report) = run_check(&buggy("--bug ep"), &["--jobs", "4"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("4 engine processes at once"), "{out}");
+    let (_, _, serial) = run_check(&buggy("--bug ep"), &[]);
+    let summary = |r: &Value| (r["summary"]["passed"].clone(), r["summary"]["failed"].clone());
+    assert_eq!(summary(&report), summary(&serial));
+}
+
+#[test]
+fn engines_without_chess960_skip_those_positions() {
+    // A UCI engine that does not offer UCI_Chess960 is not asked the
+    // Chess960 line: skipped, not failed or broken.
+    let (code, out, report) = run_check(&buggy("--no-chess960"), &[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("cannot count a Chess960 position"), "{out}");
+    assert_eq!(report["summary"]["skipped"], 1);
+    // The qperft preset knows qperft cannot; --skip-chess960 skips them for
+    // any engine.
+    let engine = format!("q=qperft:{}", fake("cmd-fake.sh"));
+    let (code, out, report) = run_check(&engine, &["--max-depth", "3"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("does not read Chess960 castling: 1 Chess960 checks skipped"), "{out}");
+    assert!(report["results"].as_array().unwrap().iter().all(|r| r["id"] != "frc"));
+    let (_, _, report) =
+        run_check(&format!("stockfish=uci:{}", common::stockfish_path()), &["--skip-chess960"]);
+    assert_eq!(report["summary"]["passed"], 13);
+    assert_eq!(report["summary"]["skipped"], 1);
+}
+
+#[test]
+fn the_perftree_debugger_drives_our_modes() {
+    let perftree = common::perftree_path();
+    let dir = tempfile::tempdir().unwrap();
+    let perft_bin = assert_cmd::cargo::cargo_bin("perft");
+    let script = |name: &str, body: &str| -> PathBuf {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        path
+    };
+    let session = |stockfish_dir: &Path, script: &Path, commands: &str| -> String {
+        let path = format!("{}:{}", stockfish_dir.display(), std::env::var("PATH").unwrap_or_default());
+        let mut child = Process::new(&perftree)
+            .arg(script)
+            .env("PATH", path)
+            .env("TERM", "dumb")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(commands.as_bytes()).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        // Colour codes, should it write any.
+        String::from_utf8_lossy(&output.stdout).replace("\x1b[0m", "")
+    };
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let commands = format!("fen {kiwipete}\ndepth 3\ndiff\nquit\n");
+    let total = |out: &str| -> (String, String) {
+        let words: Vec<String> = out
+            .lines()
+            .find(|l| l.starts_with("total"))
+            .unwrap()
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        (words[1].clone(), words[2].clone())
+    };
+
+    // 1. perftree checks our `perftree` mode against the real Stockfish.
+    let real = dir.path().join("real");
+    std::fs::create_dir(&real).unwrap();
+    std::os::unix::fs::symlink(common::stockfish_path(), real.join("stockfish")).unwrap();
+    let ours = script("ours.sh", &format!("exec {} perftree \"$@\"", perft_bin.display()));
+    let out = session(&real, &ours, &commands);
+    assert_eq!(total(&out), ("97862".into(), "97862".into()), "{out}");
+
+    // 2. Our `uci` mode stands in for Stockfish, perftree checks a buggy
+    // engine against it, and the difference shows.
+    let stand_in = dir.path().join("stand-in");
+    std::fs::create_dir(&stand_in).unwrap();
+    script("stand-in/stockfish", &format!("exec {} uci", perft_bin.display()));
+    let buggy = script(
+        "buggy.sh",
+        &format!("exec {} --bug ep --format perftree --perft \"$@\"", buggy_path().display()),
+    );
+    let out = session(&stand_in, &buggy, &commands);
+    let (theirs, ours) = total(&out);
+    assert_eq!(ours, "97862", "{out}");
+    assert!(theirs.parse::<u64>().unwrap() < 97862, "{out}");
 }

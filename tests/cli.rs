@@ -312,3 +312,89 @@ fn default_suite_passes() {
     let name = reports[0].as_ref().unwrap().file_name().into_string().unwrap();
     assert!(name.starts_with("suite-") && name.ends_with(".json"), "{name}");
 }
+
+#[test]
+fn run_takes_its_depth_every_way() {
+    // Positional, --depth, and after --moves (which used to swallow it).
+    for args in [
+        &["run", "3", "--moves", "e2e4", "e7e5", "-q"][..],
+        &["run", "--moves", "e2e4", "e7e5", "3", "-q"],
+        &["run", "-d", "3", "--moves", "e2e4", "e7e5", "-q", "--no-json"],
+    ] {
+        assert_eq!(stdout_of(perft().args(args)).trim(), "24825", "{args:?}");
+    }
+    let output = perft().args(["run", "-q"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("a depth is needed"));
+    // perftree takes -d too.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let positional = stdout_of(perft().args(["perftree", "2", start, "e2e4 e7e5"]));
+    assert_eq!(stdout_of(perft().args(["perftree", "-d", "2", start, "e2e4", "e7e5"])), positional);
+    assert!(positional.ends_with("\n835\n"), "{positional}");
+}
+
+#[test]
+fn label_writes_a_suite_that_suite_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(
+        dir.path(),
+        "positions.txt",
+        &format!("{KIWIPETE}\n{FRC}\n8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 10\nnot a position\n"),
+    );
+    let suite = dir.path().join("suite.epd");
+    let output = perft().args(["label", "--depth", "3", &input, "-o"]).arg(&suite).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "the file's D2 10 is wrong: {stderr}");
+    assert!(
+        stderr.contains("MISMATCH") && stderr.contains(":3: the file says D2 10, perft counts 9"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(":4: "), "the bad line is named: {stderr}");
+    let written = std::fs::read_to_string(&suite).unwrap();
+    assert!(written.contains(&format!("{KIWIPETE} ;D1 48 ;D2 2039 ;D3 97862")), "{written}");
+    // Counted independently: the labels agree with Stockfish's perft.
+    let sf = common::stockfish_divide(FRC, &[], 3, true);
+    let sf_total = sf.last().unwrap().trim_start_matches("Nodes searched: ").to_string();
+    assert!(written.contains(&format!(";D3 {sf_total}")), "{written}");
+    let output = perft().args(["suite", "--no-json"]).arg(&suite).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("9 checks: 9 passed"));
+    // A file of positions without counts says so and points to label.
+    let bare = write(dir.path(), "bare.epd", &format!("{KIWIPETE}\n"));
+    let output = perft().args(["suite", "--no-json", &bare]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("no perft counts"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    // An unknown EPD operation (a typo for D1) is warned about once.
+    let typo =
+        write(dir.path(), "typo.epd", &format!("{KIWIPETE} ;D1 48 ;d2 2039\n{KIWIPETE} ;D1 48 ;d3 97862\n"));
+    let output = perft().args(["suite", "--no-json", &typo]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout.matches("unknown EPD operation").count(), 1, "{stdout}");
+    // Writing over an input is refused.
+    let output = perft().args(["label", "-d", "1", &input, "-o", &input]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn uci_mode_greets_helps_and_refuses_a_bad_position() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("perft"))
+        .arg("uci")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "help\nposition fen not a fen\ngo perft 1\nposition startpos moves e2e5\ngo perft 1\nposition startpos\ngo perft 1\nquit").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let first = stdout.lines().next().unwrap();
+    assert!(first.starts_with("perft ") && first.contains("by the perft developers"), "{stdout}");
+    assert!(stdout.contains("go perft N"), "help lists the commands: {stdout}");
+    assert_eq!(stdout.matches("not counting, the last position command failed").count(), 2, "{stdout}");
+    assert_eq!(stdout.matches("Nodes searched: 20").count(), 1, "{stdout}");
+}

@@ -536,8 +536,12 @@ fn uci_mode_ends_at_the_first_signal() {
         let mut stdin = child.stdin.take().unwrap();
         use std::io::{BufRead, Write};
         writeln!(stdin, "isready").unwrap();
+        let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
         let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        reader.read_line(&mut line).unwrap();
+        assert!(line.starts_with("perft "), "the greeting: {line}");
+        line.clear();
+        reader.read_line(&mut line).unwrap();
         assert_eq!(line.trim(), "readyok");
         signal(&child, name);
         let output = finish(child, Duration::from_secs(5));

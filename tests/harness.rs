@@ -339,4 +339,90 @@ fn report_renders_charts() {
         perft().arg("report").arg(&compare).arg("--out").arg(dir.path().join("x.png")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains(".html or .svg"));
+    // A suite report among them (as `results/*.json` after the quick start
+    // holds) is skipped with a note; the others are charted.
+    let suite = dir.path().join("suite.json");
+    perft().args(["suite", "--max-nodes", "1000", "--json"]).arg(&suite).assert().success();
+    let out = perft().arg("report").arg(&compare).arg(&suite).arg("--out").arg(&html).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("a suite report; skipped"));
+    // Nothing chartable at all is an error.
+    let out = perft().arg("report").arg(&suite).arg("--out").arg(&html).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // The page has a depth column, per-engine totals and which way ratios go.
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<th>depth</th>") && page.contains("geometric mean vs perft"), "{page}");
+    assert!(page.contains("above 1 is faster than perft"));
+}
+
+#[test]
+fn diff_refuses_different_suites_and_compares_compare_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = |name: &str, args: &[&str]| -> PathBuf {
+        let path = dir.path().join(name);
+        perft().args(["suite", "--json"]).arg(&path).args(args).assert().success();
+        path
+    };
+    let whole = report("whole.json", &["--max-nodes", "10000"]);
+    let small = report("small.json", &["--max-nodes", "1000"]);
+    let output = perft().arg("diff").arg(&whole).arg(&small).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("differ in the checks they ran"));
+    let output = perft().arg("diff").arg(&whole).arg(&small).arg("--force").output().unwrap();
+    assert!(String::from_utf8_lossy(&output.stdout).contains("checks in both reports are compared"));
+
+    // Two compare reports: per engine and position, same noise rule.
+    let old = dir.path().join("old.json");
+    std::fs::write(&old, include_str!("data/compare-report.json")).unwrap();
+    let mut slower: Value = serde_json::from_str(include_str!("data/compare-report.json")).unwrap();
+    for r in slower["results"].as_array_mut().unwrap().iter_mut().filter(|r| r["engine"] == "stockfish") {
+        for key in ["min", "median", "max"] {
+            let v = r["seconds"][key].as_f64().unwrap();
+            r["seconds"][key] = (v * 2.0).into();
+        }
+        if let Some(nps) = r["nodes_per_second"].as_f64() {
+            r["nodes_per_second"] = (nps / 2.0).into();
+        }
+    }
+    let new = dir.path().join("new.json");
+    std::fs::write(&new, serde_json::to_string(&slower).unwrap()).unwrap();
+    let output = perft().arg("diff").arg(&old).arg(&new).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("stockfish: start") && stdout.contains("REGRESSION"), "{stdout}");
+    assert!(!stdout.lines().any(|l| l.contains("perft: start") && l.contains("REGRESSION")), "{stdout}");
+    let output = perft().arg("diff").arg(&old).arg(&old).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn compare_reports_per_engine_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = positions(dir.path());
+    let report = dir.path().join("compare.json");
+    let output = perft()
+        .args(["compare", "--repeat", "1", "--engine"])
+        .arg(format!("stockfish=uci:{}", common::stockfish_path()))
+        .arg("--positions")
+        .arg(&set)
+        .arg("--json")
+        .arg(&report)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("geometric mean vs perft"), "{stdout}");
+    let r = json(&report);
+    let summary = r["summary"].as_array().unwrap();
+    assert_eq!(summary.len(), 2);
+    let ours = &summary[0];
+    assert_eq!(ours["engine"], "perft");
+    let timed: u64 = r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["engine"] == "perft" && x.get("nodes_per_second").is_some())
+        .map(|x| x["nodes"].as_u64().unwrap())
+        .sum();
+    assert_eq!(ours["nodes"].as_u64().unwrap(), timed);
 }

@@ -6,23 +6,26 @@ use clap::{Args, Parser, Subcommand};
 
 const COMPARE_HELP: &str = "\
 Engine specs (NAME=SPEC):
-  uci:PROGRAM [ARGS]      a UCI engine; `position fen ...` + `go perft N`, total from `Nodes searched:`
-  cmd:TEMPLATE            a command run per count; placeholders {depth}, {fen}, {moves};
-                          total from `Nodes searched: N` / `nodes = N` or --total-regex
-  qperft:PATH             qperft (`PATH {depth} {fen}`, total from `perft( N)= ...`)
-  gigantua:PATH           Gigantua (`PATH {fen} {depth}`, total from `Perft N: ...`)
+  uci:PROGRAM [ARGS]      a UCI engine; `position fen ...` + `go perft N`
+  cmd:TEMPLATE            a command run per count; placeholders {depth}, {fen}, {moves}
+  qperft:PATH             qperft (`PATH {depth} {fen}`, total from `perft( N)= ...`; no Chess960)
+  gigantua:PATH           Gigantua (`PATH {fen} {depth}`, total from `Perft N: ...`; no Chess960)
+Totals are read from `Nodes searched: N`, `nodes = N`, `Nodes: N`, `Total: N`, `Perft total: N`,
+else give --total-regex; divides from `e2e4: 20`, `e2e4 20`, `e2e4 - 20`, `Move e2e4: 20` and
+similar, else give --divide-regex. Both take REGEX (every engine) or NAME=REGEX (one).
 Each engine's start-up time (median of depth-1 counts) is subtracted from its timings.
 
 Exit status:
   0  every engine agreed on every count
   1  an engine reported a different count
-  2  bad input or usage, or an engine failed (start, crash, hang, unreadable output)
-  130  interrupted by Ctrl-C (what finished is printed and reported)";
+  2  bad input or usage, or an engine failed (start, crash, hang, flood, unreadable output)
+  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)";
 
 const DIFF_HELP: &str = "\
-Speed changes are flagged only past --threshold and when the min-max time ranges of the
-two reports do not overlap. Reports from different machines, modes, thread counts or
-bench-set versions are refused unless --force.
+Compares two bench, suite or compare reports. Speed changes are flagged only past
+--threshold and when the min-max time ranges of the two reports do not overlap. Reports from
+different machines, modes, thread counts or bench-set versions, and suite reports of
+different checks, are refused unless --force.
 
 Exit status:
   0  no count changed and no regression
@@ -31,21 +34,22 @@ Exit status:
 
 const CHECK_HELP: &str = "\
 ENGINE is [NAME=]SPEC, SPEC as for `perft compare`: uci:PROGRAM [ARGS], cmd:TEMPLATE,
-qperft:PATH or gigantua:PATH. Engines that print a divide (`move: count` lines) are
-bisected with it; others by asking for each child position's count.
+qperft:PATH or gigantua:PATH. Engines that print a divide are bisected with it; others by
+asking for each child position's count. Positions an engine cannot read (Chess960 for
+qperft, Gigantua, UCI engines without UCI_Chess960) are skipped.
 
 Exit status:
   0  the engine matched every count
   1  the engine got a count wrong
-  2  bad input or usage, or the engine failed (start, crash, hang, unreadable output)
-  130  interrupted by Ctrl-C (what finished is printed and reported)";
+  2  bad input or usage, or the engine failed (start, crash, hang, flood, unreadable output)
+  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)";
 
 const EXIT_STATUS: &str = "\
 Exit status:
   0  every count matched
   1  a count did not match
   2  bad input or usage (unreadable file, malformed FEN or move, bad option)
-  130  interrupted by Ctrl-C (what finished is printed and reported)";
+  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)";
 
 /// Depths from 0 to [`perft::perft::MAX_DEPTH`].
 fn depth_parser() -> clap::builder::RangedI64ValueParser<u32> {
@@ -100,6 +104,44 @@ pub enum Command {
     /// A minimal UCI engine on stdin/stdout with Stockfish's `go perft`
     /// (uci, isready, ucinewgame, position, go perft, setoption, d, quit).
     Uci,
+    /// Make a suite: count positions (bare FENs, EPD lines or `.perft`
+    /// records) at depths 1 to D and write them as EPD lines with
+    /// `;D1 ... ;DD` counts.
+    #[command(after_help = LABEL_HELP)]
+    Label(LabelArgs),
+}
+
+const LABEL_HELP: &str = "\
+Example: perft label --depth 5 my-positions.txt -o my-suite.epd
+
+Counts a position's file already gives are checked against ours (MISMATCH on stderr).
+
+Exit status:
+  0  every position labelled
+  1  a count the file gave differs from ours (ours is written)
+  2  an unreadable line or position (reported and left out)
+  130  interrupted (nothing written)";
+
+#[derive(Debug, Args)]
+pub struct LabelArgs {
+    /// Files of positions: FENs one a line, EPD lines, or `.perft` records.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Count at depths 1 to D.
+    #[arg(long, short = 'd', value_name = "D", value_parser = depth_parser())]
+    pub depth: u32,
+    /// Write the suite to FILE (atomically) instead of stdout.
+    #[arg(long = "out", short = 'o', value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Worker threads, 1 to 1024 [default: all cores].
+    #[arg(long, short = 't', value_name = "N")]
+    pub threads: Option<usize>,
+    /// Accept impossible-but-playable positions.
+    #[arg(long)]
+    pub relaxed: bool,
+    /// Read every position's castling the Chess960 way.
+    #[arg(long)]
+    pub chess960: bool,
 }
 
 /// Where the position comes from.
@@ -125,8 +167,14 @@ pub struct PositionArgs {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Plies to count (at most 64).
+    /// Plies to count (at most 64); or give --depth.
     #[arg(value_name = "DEPTH", value_parser = depth_parser())]
+    pub depth_argument: Option<u32>,
+    /// Plies to count (at most 64).
+    #[arg(long = "depth", short = 'd', value_name = "N", value_parser = depth_parser(), conflicts_with = "depth_argument")]
+    pub depth_option: Option<u32>,
+    /// The depth, however it was given (set by [`RunArgs::resolve`]).
+    #[arg(skip)]
     pub depth: u32,
     #[command(flatten)]
     pub position: PositionArgs,
@@ -161,8 +209,33 @@ pub struct RunArgs {
     pub resume: Option<PathBuf>,
     /// Write a JSON report to FILE (`-` for stdout); without FILE, to
     /// results/run-<timestamp>.json.
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "", conflicts_with = "no_json")]
     pub json: Option<PathBuf>,
+    /// Write no JSON report (the default for `run`; accepted as elsewhere).
+    #[arg(long)]
+    pub no_json: bool,
+}
+
+impl RunArgs {
+    /// Settles the depth: the argument or `--depth`, else a number that
+    /// `--moves` took in (`--moves e2e4 e7e5 3`: the 3 is the depth).
+    pub fn resolve(mut self) -> Result<Self, String> {
+        let trailing_number = self.position.moves.last().filter(|m| m.bytes().all(|b| b.is_ascii_digit()));
+        let depth = match (self.depth_argument.or(self.depth_option), trailing_number) {
+            (Some(depth), _) => depth,
+            (None, Some(number)) => {
+                let depth =
+                    number.parse().ok().filter(|d| *d <= perft::perft::MAX_DEPTH).ok_or_else(|| {
+                        format!("depth {number} is beyond the {} plies supported", perft::perft::MAX_DEPTH)
+                    })?;
+                self.position.moves.pop();
+                depth
+            }
+            (None, None) => return Err("a depth is needed: perft run DEPTH, or --depth N".into()),
+        };
+        self.depth = depth;
+        Ok(self)
+    }
 }
 
 #[derive(Debug, Args)]
@@ -396,14 +469,35 @@ pub struct DebugArgs {
 
 #[derive(Debug, Args)]
 pub struct PerftreeArgs {
-    /// Plies to count.
-    #[arg(value_name = "DEPTH", value_parser = depth_parser())]
-    pub depth: u32,
-    /// The position.
-    #[arg(value_name = "FEN")]
-    pub fen: String,
-    /// Moves played from FEN first (UCI, space-separated, in one argument
-    /// or several).
-    #[arg(value_name = "MOVES", trailing_var_arg = true, allow_hyphen_values = true)]
-    pub moves: Vec<String>,
+    /// Plies to count (instead of the DEPTH argument).
+    #[arg(long = "depth", short = 'd', value_name = "N", value_parser = depth_parser())]
+    pub depth_option: Option<u32>,
+    /// DEPTH FEN [MOVES...], as the perftree debugger calls it (without
+    /// DEPTH when --depth is given); MOVES are UCI moves played from FEN
+    /// first, in one argument or several.
+    #[arg(
+        value_name = "DEPTH FEN MOVES",
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    pub words: Vec<String>,
+}
+
+impl PerftreeArgs {
+    /// The depth, the FEN and the moves.
+    pub fn parts(&self) -> Result<(u32, &str, Vec<&str>), String> {
+        let mut words = self.words.iter().map(String::as_str);
+        let depth = match self.depth_option {
+            Some(depth) => depth,
+            None => {
+                let text = words.next().unwrap_or_default();
+                text.parse().ok().filter(|d| *d <= perft::perft::MAX_DEPTH).ok_or_else(|| {
+                    format!("bad depth {text:?}: a number of plies, at most {}", perft::perft::MAX_DEPTH)
+                })?
+            }
+        };
+        let fen = words.next().ok_or("no FEN given")?;
+        Ok((depth, fen, words.flat_map(str::split_whitespace).collect()))
+    }
 }

@@ -186,6 +186,9 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     print_engine_errors(&mut out, &outcome)?;
     let mut errors = plan.errors().to_vec();
     output::print_suite_errors(&mut out, &errors, target.is_some())?;
+    for warning in plan.warnings() {
+        writeln!(out, "note: {}: {}", output::location(&warning.file, warning.line), warning.message)?;
+    }
     let mut error_count = plan.error_count();
     if let Some(reason) = &outcome.unsupported_reason {
         writeln!(out, "note: {name} cannot count {reason}: {} checks skipped", outcome.unsupported)?;

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-use perft::compare::{run_compare, CompareEvent, Entrant};
+use perft::compare::{run_compare, summarize, CompareEvent, Entrant};
 use perft::engine::{AnswerFormat, CommandEngine, EngineSpec};
 use perft::report::{ComparePosition, CompareReport, ReportHeader};
 
@@ -128,19 +128,42 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
 
     let mut table = Table::new();
     table.load_style(UTF8_FULL_CONDENSED);
-    table.set_header(["engine", "position", "nodes", "median s", "Mnps", "vs perft"]);
+    table.set_header(["engine", "position", "depth", "nodes", "median s", "Mnps", "vs perft"]);
     let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
     for r in &results {
-        table.add_row([
-            Cell::new(&r.engine),
-            Cell::new(&r.position),
-            right(r.nodes.map_or("-".into(), |n| n.to_string())),
-            right(if r.samples.is_empty() { "-".into() } else { format!("{:.3}", r.seconds.median) }),
-            right(r.nodes_per_second.map_or("-".into(), |s| format!("{:.1}", s / 1e6))),
-            right(r.ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x"))),
-        ]);
+        let depth =
+            positions.iter().find(|p| p.id == r.position).map_or(String::new(), |p| p.depth.to_string());
+        let mut row = vec![Cell::new(&r.engine), Cell::new(&r.position), right(depth)];
+        match (&r.problem, r.nodes_per_second) {
+            // A failure or skip says why, instead of a row of dashes.
+            (Some(problem), None) => {
+                row.push(Cell::new(output::truncate(problem.lines().next().unwrap_or(""), 32)))
+            }
+            _ => row.extend([
+                right(r.nodes.map_or("-".into(), |n| n.to_string())),
+                right(if r.samples.is_empty() { "-".into() } else { format!("{:.3}", r.seconds.median) }),
+                right(r.nodes_per_second.map_or("-".into(), |s| format!("{:.1}", s / 1e6))),
+                right(r.ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x"))),
+            ]),
+        }
+        table.add_row(row);
     }
     writeln!(out, "{table}")?;
+    let summary = summarize(&engines, &results);
+    let mut totals = Table::new();
+    totals.load_style(UTF8_FULL_CONDENSED);
+    totals.set_header(["engine", "positions timed", "nodes", "seconds", "Mnps", "geometric mean vs perft"]);
+    for s in &summary {
+        totals.add_row([
+            Cell::new(&s.engine),
+            right(s.positions.to_string()),
+            right(s.nodes.to_string()),
+            right(format!("{:.3}", s.seconds)),
+            right(format!("{:.1}", s.nodes_per_second / 1e6)),
+            right(s.geomean_ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x"))),
+        ]);
+    }
+    writeln!(out, "{totals}")?;
     let mut mismatch = false;
     for r in results.iter().filter(|r| r.nodes.is_some() && !r.agrees) {
         writeln!(
@@ -177,6 +200,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
                 .collect(),
             engines,
             results,
+            summary,
             interrupted,
         };
         target.write(&report, &mut out)?;

@@ -5,6 +5,7 @@ mod bench;
 mod check;
 mod compare;
 mod diff;
+mod label;
 mod output;
 mod perftree;
 mod report;
@@ -117,7 +118,10 @@ pub fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => match args.resolve() {
+            Ok(args) => run::run(args),
+            Err(message) => Err(anyhow::anyhow!(message)),
+        },
         Command::Suite(args) => suite::suite(args),
         Command::Bench(args) => bench::bench(args),
         Command::Compare(args) => compare::compare(args),
@@ -127,6 +131,7 @@ pub fn main() -> ExitCode {
         Command::Debug(args) => check::debug(args),
         Command::Perftree(args) => perftree::perftree(args),
         Command::Uci => uci::uci(),
+        Command::Label(args) => label::label_command(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -10,18 +10,19 @@ use super::EXIT_OK;
 
 pub fn perftree(args: super::args::PerftreeArgs) -> Result<u8> {
     super::EXIT_ON_SIGNAL.store(true, std::sync::atomic::Ordering::SeqCst);
-    let mut board = Board::from_fen_with(&args.fen, FenOptions::RELAXED)
-        .with_context(|| format!("bad FEN {:?}", args.fen))?;
-    for mv in args.moves.iter().flat_map(|m| m.split_whitespace()) {
+    let (depth, fen, moves) = args.parts().map_err(anyhow::Error::msg)?;
+    let mut board =
+        Board::from_fen_with(fen, FenOptions::RELAXED).with_context(|| format!("bad FEN {fen:?}"))?;
+    for mv in moves {
         board.play_uci(mv).with_context(|| format!("bad move {mv:?}"))?;
     }
     let threads = super::output::threads(None)?;
-    let divide = if args.depth == 0 {
+    let divide = if depth == 0 {
         Vec::new()
     } else {
-        with_threads(threads, || divide_parallel(&board, args.depth, Mode::Bulk, &|_, _| {}))?
+        with_threads(threads, || divide_parallel(&board, depth, Mode::Bulk, &|_, _| {}))?
     };
-    let total: u128 = if args.depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
+    let total: u128 = if depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
     let mut out = std::io::stdout().lock();
     for (mv, nodes) in divide {
         writeln!(out, "{} {nodes}", board.uci(mv))?;

@@ -55,6 +55,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     }
     let hash_table = args.hash.map(|mb| output::hash_table(mb, KeySet::Primary)).transpose()?;
     let plan = SuitePlan::new(files, options);
+    let warnings = plan.warnings().to_vec();
     let total_checks = plan.checks();
     let total_positions = plan.positions_to_check();
 
@@ -104,6 +105,9 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         }
     }
     output::print_suite_errors(&mut out, &outcome.errors, target.is_some())?;
+    for warning in &warnings {
+        writeln!(out, "note: {}: {}", output::location(&warning.file, warning.line), warning.message)?;
+    }
 
     // Per-file table.
     #[derive(Default)]

@@ -19,6 +19,9 @@ struct Engine {
     table: Option<(u64, PerftTable)>,
     /// Worker threads `go perft` uses (1 to [`MAX_THREADS`]).
     threads: usize,
+    /// Why the last `position` command failed: `go perft` is refused until
+    /// a position is set again, rather than counting some other position.
+    position_error: Option<String>,
     /// Built at the first `go perft` after the thread count is set, so
     /// `setoption` itself never starts threads.
     pool: Option<(usize, rayon::ThreadPool)>,
@@ -89,6 +92,19 @@ impl Engine {
     }
 }
 
+/// What `help` prints.
+const HELP: &str = "commands:
+  uci                               identify, list the options, uciok
+  isready                           readyok
+  setoption name Threads value N    worker threads for go perft (1 to 1024)
+  setoption name Hash value MB      table of subtree counts (0: none; 16 by default)
+  setoption name UCI_Chess960 value true|false
+  ucinewgame                        back to the start position
+  position startpos|fen FEN [moves M...]
+  go perft N                        divide and total, as Stockfish prints them
+  d                                 show the position
+  quit";
+
 /// Table size before any `setoption name Hash`, in MiB (Stockfish's default).
 const DEFAULT_HASH_MB: u64 = 16;
 
@@ -102,9 +118,17 @@ pub fn uci() -> Result<u8> {
         table: None,
         threads,
         pool: None,
+        position_error: None,
     };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
+    // Engines greet at start; some drivers (perftree) wait for a line.
+    writeln!(
+        out,
+        "perft {} by the perft developers (type help for the commands)",
+        env!("CARGO_PKG_VERSION")
+    )?;
+    out.flush()?;
     for line in stdin.lock().lines() {
         let line = line?;
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -119,7 +143,11 @@ pub fn uci() -> Result<u8> {
                 writeln!(out, "uciok")?;
             }
             Some("isready") => writeln!(out, "readyok")?,
-            Some("ucinewgame") => engine.board = Board::startpos(),
+            Some("ucinewgame") => {
+                engine.board = Board::startpos();
+                engine.position_error = None;
+            }
+            Some("help") => writeln!(out, "{HELP}")?,
             Some("setoption") => {
                 // setoption name NAME [value VALUE]
                 let name_end = words.iter().position(|w| *w == "value").unwrap_or(words.len());
@@ -151,11 +179,17 @@ pub fn uci() -> Result<u8> {
                 }
             }
             Some("position") => {
-                if let Err(e) = engine.set_position(&words[1..]) {
+                engine.position_error = engine.set_position(&words[1..]).err();
+                if let Some(e) = &engine.position_error {
                     writeln!(out, "info string {e}")?;
                 }
             }
             Some("go") => match (words.get(1), words.get(2).and_then(|d| d.parse::<u32>().ok())) {
+                (Some(&"perft"), Some(_)) if engine.position_error.is_some() => writeln!(
+                    out,
+                    "info string error: not counting, the last position command failed ({})",
+                    engine.position_error.as_deref().unwrap_or_default()
+                )?,
                 (Some(&"perft"), Some(depth)) if depth <= perft::perft::MAX_DEPTH => {
                     engine.perft(depth, &mut out)?
                 }

@@ -150,10 +150,12 @@ fn normalize_move(text: &str) -> Option<String> {
 
 /// Reads a divide line in the common forms: `e2e4: 20` (Stockfish),
 /// `e2e4 20`, `e2e4 - 20`, `e2e4 = 20`, `e2e4: 20 nodes`, `Move e2e4: 20`,
-/// `1. e2e4: 20`, `e2e4: 1,234`. Text after the number is allowed when a
-/// space or bracket separates it (`e2e4: 20 (0.1 s)`).
+/// `1. e2e4: 20`, `e2e4: 1,234`, after a prompt (`> e2e4 20`). Text after
+/// the number is allowed when a space or bracket separates it
+/// (`e2e4: 20 (0.1 s)`).
 pub(crate) fn parse_divide_line(line: &str) -> Option<(String, u128)> {
-    let mut rest = line.trim();
+    // A prompt (`> `) an interactive engine printed before its answer.
+    let mut rest = line.trim_start_matches(|c: char| c == '>' || c.is_whitespace()).trim_end();
     // A numbering: `12.` or `12)`.
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     if digits > 0 && matches!(rest.as_bytes().get(digits), Some(b'.' | b')')) {
@@ -200,6 +202,7 @@ mod tests {
             "1. e2e4: 20",
             "12) e2e4 20",
             "  e2e4: 20 (0.01 s)",
+            "> > e2e4 - 20",
         ] {
             assert_eq!(parse_divide_line(line), Some(("e2e4".into(), 20)), "{line:?}");
         }

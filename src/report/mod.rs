@@ -5,6 +5,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub mod diff;
+
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -674,6 +676,25 @@ pub struct CompareResult {
     pub problem: Option<String>,
 }
 
+/// One engine's totals in a comparison.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineSummary {
+    /// The engine.
+    pub engine: String,
+    /// Positions where it was timed and its count agreed.
+    pub positions: usize,
+    /// Their nodes.
+    pub nodes: u128,
+    /// Their median seconds, summed.
+    pub seconds: f64,
+    /// `nodes / seconds`.
+    pub nodes_per_second: f64,
+    /// Geometric mean over those positions of its speed divided by ours
+    /// (above 1: faster than ours).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub geomean_ratio_to_ours: Option<f64>,
+}
+
 /// A position of a comparison.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ComparePosition {
@@ -707,6 +728,9 @@ pub struct CompareReport {
     pub engines: Vec<CompareEngine>,
     /// One entry per engine and position.
     pub results: Vec<CompareResult>,
+    /// Per engine: totals and the geometric mean of its ratios to ours.
+    #[serde(default)]
+    pub summary: Vec<EngineSummary>,
     /// Ctrl-C stopped the run; only what finished is reported.
     #[serde(default)]
     pub interrupted: bool,

@@ -1,9 +1,13 @@
 //! Perft suites: reading them, and checking a generator against them.
 
+mod label;
 mod parse;
 mod run;
 
-pub use parse::{parse_suite, LineError, ParsedSuite, SuiteEntry, MAX_LINE_BYTES, MAX_SUITE_DEPTH};
+pub use label::{label, LabelledPosition};
+pub use parse::{
+    parse_suite, LineError, ParsedSuite, SuiteEntry, MAX_LINE_BYTES, MAX_LISTED_ERRORS, MAX_SUITE_DEPTH,
+};
 pub use run::{
     load_suite_file, PlannedCheck, SuiteFile, SuiteOptions, SuiteOutcome, SuitePlan, SuiteProgress,
     MAX_SUITE_FILE_BYTES,

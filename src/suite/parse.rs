@@ -51,6 +51,10 @@ pub struct ParsedSuite {
     pub errors: Vec<LineError>,
     /// Further unreadable lines, counted but not listed.
     pub unlisted_errors: usize,
+    /// The first EPD operation that is neither a perft count nor a known
+    /// EPD opcode (a typo such as `d1 20` for `D1 20`): ignored, but worth
+    /// a warning.
+    pub unknown_operation: Option<LineError>,
 }
 
 /// Reads suite text in either format (they may even be mixed). Never fails:
@@ -118,7 +122,12 @@ impl Reader {
             }
             _ => {
                 self.parsed.entries.extend(self.current.take());
-                let (fen, id, counts) = parse_epd_line(text)?;
+                let (fen, id, counts, unknown) = parse_epd_line(text)?;
+                if let Some(op) = unknown.filter(|_| self.parsed.unknown_operation.is_none()) {
+                    let message =
+                        format!("unknown EPD operation {op:?}, ignored (perft counts are written ;D1 20)");
+                    self.parsed.unknown_operation = Some(LineError { line, message });
+                }
                 self.parsed.entries.push(SuiteEntry { line, id, fen, counts });
             }
         }
@@ -167,7 +176,8 @@ fn parse_perft_line(rest: &str) -> Result<(u32, u128), String> {
 
 /// Splits an EPD line into FEN, id and counts.
 /// A FEN, its id and its counts.
-type EpdRecord = (String, Option<String>, Vec<(u32, u128)>);
+/// A FEN, its id, its counts and the first operation not understood.
+type EpdRecord = (String, Option<String>, Vec<(u32, u128)>, Option<String>);
 
 fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
     let (head, operations) = text.split_once(';').unwrap_or((text, ""));
@@ -189,6 +199,7 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
 
     let mut id = None;
     let mut counts = Vec::new();
+    let mut unknown = None;
     for op in std::iter::once(first_op.as_str()).chain(operations.split(';')) {
         let op = op.trim();
         if op.is_empty() {
@@ -208,10 +219,50 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
             return Err(format!("operation {:?} has no depth after 'D'", truncate_chars(op, 40)));
         } else if let Some(name) = op.strip_prefix("id ") {
             id = Some(name.trim().trim_matches('"').to_string());
+        } else if !is_known_operation(op) {
+            unknown.get_or_insert_with(|| truncate_chars(op, 40));
         }
         // Other EPD operations (bm, c0, ...) are not about perft; ignore them.
     }
-    Ok((fen, id, counts))
+    Ok((fen, id, counts, unknown))
+}
+
+/// The opcodes of the EPD standard (and the `perft` extension some files
+/// use): not perft counts, but not typos either.
+fn is_known_operation(op: &str) -> bool {
+    const OPCODES: &[&str] = &[
+        "acd",
+        "acn",
+        "acs",
+        "am",
+        "bm",
+        "ce",
+        "dm",
+        "draw_accept",
+        "draw_claim",
+        "draw_offer",
+        "draw_reject",
+        "eco",
+        "fmvn",
+        "hmvc",
+        "id",
+        "nic",
+        "noop",
+        "pm",
+        "pv",
+        "rc",
+        "resign",
+        "sm",
+        "tcgs",
+        "tcri",
+        "tcsi",
+        "perft",
+    ];
+    let opcode = op.split_whitespace().next().unwrap_or_default();
+    OPCODES.contains(&opcode)
+        || ((opcode.starts_with('c') || opcode.starts_with('v'))
+            && opcode.len() == 2
+            && opcode.as_bytes()[1].is_ascii_digit())
 }
 
 #[cfg(test)]

@@ -95,6 +95,9 @@ pub struct SuitePlan {
     errors: Vec<SuiteError>,
     /// Unusable lines and files per file, listed or not.
     error_counts: BTreeMap<String, usize>,
+    /// Things worth saying that are not errors (an unknown EPD operation),
+    /// at most one per file.
+    warnings: Vec<SuiteError>,
     positions: usize,
     skipped: usize,
     /// Checks skipped because their position is Chess960.
@@ -149,6 +152,7 @@ impl SuitePlan {
             checks_per_position: Vec::new(),
             errors: Vec::new(),
             error_counts: BTreeMap::new(),
+            warnings: Vec::new(),
             positions: 0,
             skipped: 0,
             skipped_chess960: 0,
@@ -193,6 +197,29 @@ impl SuitePlan {
                 file: file.name.clone(),
                 line: error.line,
                 message: error.message,
+            });
+        }
+        if let Some(warning) = parsed.unknown_operation {
+            self.warnings.push(SuiteError {
+                file: file.name.clone(),
+                line: warning.line,
+                message: warning.message,
+            });
+        }
+        // Positions without a single count would pass silently with no
+        // check at all: say so, and how to get counts.
+        if options.extra_depth.is_none()
+            && !parsed.entries.is_empty()
+            && parsed.entries.iter().all(|e| e.counts.is_empty())
+        {
+            self.errors.push(SuiteError {
+                file: file.name.clone(),
+                line: 0,
+                message: format!(
+                    "{} positions but no perft counts (`;D1 20 ;D2 400`): `perft label --depth 4 {}` writes them",
+                    parsed.entries.len(),
+                    file.name
+                ),
             });
         }
         let mut bad_positions = 0;
@@ -287,6 +314,12 @@ impl SuitePlan {
     /// how many more there are.
     pub fn errors(&self) -> &[SuiteError] {
         &self.errors
+    }
+
+    /// Warnings that are not errors (an unknown EPD operation), at most one
+    /// per file.
+    pub fn warnings(&self) -> &[SuiteError] {
+        &self.warnings
     }
 
     /// Number of unusable files and lines, listed or not.

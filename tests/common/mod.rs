@@ -67,3 +67,25 @@ pub fn stockfish_divide(fen: &str, moves: &[&str], depth: u32, chess960: bool) -
     let _ = child.wait();
     lines
 }
+
+/// Path of the perftree debugger (`cargo install perftree-cli`):
+/// `$PERFTREE`, else `perftree` on PATH, else in Cargo's bin directory.
+/// Panics with the command that installs it: the tests drive it.
+pub fn perftree_path() -> std::path::PathBuf {
+    if let Ok(path) = std::env::var("PERFTREE") {
+        return path.into();
+    }
+    let on_path = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join("perftree"))
+        .find(|path| path.is_file());
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".cargo")));
+    on_path
+        .or_else(|| cargo_home.map(|home| home.join("bin/perftree")).filter(|path| path.is_file()))
+        .unwrap_or_else(|| {
+            panic!("perftree is not installed: `cargo install perftree-cli` (or set PERFTREE)")
+        })
+}

@@ -1,0 +1,318 @@
+//! Comparing two reports of the same kind: changed counts, and speed
+//! changes judged against the noise of repeated runs.
+
+use std::collections::BTreeSet;
+
+use super::{BenchReport, CompareReport, MachineInfo, Stats, SuiteReport};
+
+/// How a speed changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Slower past the threshold, the time ranges apart.
+    Regression,
+    /// Faster past the threshold, the time ranges apart.
+    Faster,
+    /// Within the threshold or within the noise.
+    Unchanged,
+}
+
+impl Verdict {
+    /// `REGRESSION`, `faster` or `~`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Regression => "REGRESSION",
+            Verdict::Faster => "faster",
+            Verdict::Unchanged => "~",
+        }
+    }
+}
+
+/// A speed change, judged.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpeedChange {
+    /// Percent change of the median speed (positive: faster).
+    pub percent: f64,
+    /// What it amounts to.
+    pub verdict: Verdict,
+}
+
+/// Judges the change from `old` to `new` times (seconds per unit of work):
+/// flagged only past `threshold` percent and when the min-max ranges do
+/// not overlap, so noise is not called a regression.
+pub fn judge(old: &Stats, new: &Stats, threshold: f64) -> SpeedChange {
+    let percent = if new.median > 0.0 { (old.median / new.median - 1.0) * 100.0 } else { 0.0 };
+    let verdict = if percent <= -threshold && new.min > old.max {
+        Verdict::Regression
+    } else if percent >= threshold && new.max < old.min {
+        Verdict::Faster
+    } else {
+        Verdict::Unchanged
+    };
+    SpeedChange { percent, verdict }
+}
+
+/// One compared row: a position (and, for compare reports, an engine).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DiffRow {
+    /// The position's name, `engine: position` for compare reports, or
+    /// `total`.
+    pub label: String,
+    /// Plies counted, if one depth.
+    pub depth: Option<u32>,
+    /// Old and new speed, nodes per second.
+    pub old_speed: f64,
+    /// New speed.
+    pub new_speed: f64,
+    /// The judged change.
+    pub change: SpeedChange,
+}
+
+/// What a diff found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DiffOutcome {
+    /// Speed rows, in the old report's order.
+    pub rows: Vec<DiffRow>,
+    /// Counts that changed, described.
+    pub changed_counts: Vec<String>,
+    /// What is in one report only, and similar remarks.
+    pub notes: Vec<String>,
+}
+
+impl DiffOutcome {
+    /// Rows flagged as regressions.
+    pub fn regressions(&self) -> usize {
+        self.rows.iter().filter(|r| r.change.verdict == Verdict::Regression).count()
+    }
+}
+
+/// Why two reports cannot be compared (unless forced).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the reports differ in {what} ({old} vs {new}); {consequence}")]
+pub struct Incomparable {
+    /// What differs.
+    pub what: String,
+    /// The old value.
+    pub old: String,
+    /// The new value.
+    pub new: String,
+    /// Why that matters.
+    pub consequence: &'static str,
+}
+
+const SPEEDS: &str = "their speeds are not comparable (--force compares anyway)";
+
+fn incomparable(
+    what: &str,
+    old: impl ToString,
+    new: impl ToString,
+    consequence: &'static str,
+) -> Incomparable {
+    Incomparable { what: what.into(), old: old.to_string(), new: new.to_string(), consequence }
+}
+
+/// What must match for speeds to be compared: machine, mode, threads.
+pub fn check_settings(
+    old: (&MachineInfo, &str, usize),
+    new: (&MachineInfo, &str, usize),
+) -> Result<(), Incomparable> {
+    if !old.0.comparable(new.0) {
+        return Err(incomparable(
+            "machine",
+            format!("{}, {} cores", old.0.cpu, old.0.cores),
+            format!("{}, {} cores", new.0.cpu, new.0.cores),
+            SPEEDS,
+        ));
+    }
+    if old.1 != new.1 {
+        return Err(incomparable("mode", old.1, new.1, SPEEDS));
+    }
+    if old.2 != new.2 {
+        return Err(incomparable("threads", old.2, new.2, SPEEDS));
+    }
+    Ok(())
+}
+
+/// Two bench reports, position by position and in total.
+///
+/// # Errors
+/// [`Incomparable`] for different bench-set versions (unless `force`).
+pub fn diff_bench(
+    old: &BenchReport,
+    new: &BenchReport,
+    threshold: f64,
+    force: bool,
+) -> Result<DiffOutcome, Incomparable> {
+    if old.bench_set_version != new.bench_set_version && !force {
+        return Err(incomparable(
+            "bench set version",
+            &old.bench_set_version,
+            &new.bench_set_version,
+            SPEEDS,
+        ));
+    }
+    let mut outcome = DiffOutcome::default();
+    for o in &old.positions {
+        let Some(n) = new.positions.iter().find(|n| n.fen == o.fen && n.depth == o.depth) else {
+            outcome.notes.push(format!("{} (depth {}) is only in the old report", o.id, o.depth));
+            continue;
+        };
+        if o.nodes != n.nodes {
+            outcome.changed_counts.push(format!("{} depth {}: {} -> {}", o.id, o.depth, o.nodes, n.nodes));
+        }
+        outcome.rows.push(DiffRow {
+            label: o.id.clone(),
+            depth: Some(o.depth),
+            old_speed: o.nodes_per_second,
+            new_speed: n.nodes_per_second,
+            change: judge(&o.seconds, &n.seconds, threshold),
+        });
+    }
+    for n in
+        new.positions.iter().filter(|n| !old.positions.iter().any(|o| o.fen == n.fen && o.depth == n.depth))
+    {
+        outcome.notes.push(format!("{} (depth {}) is only in the new report", n.id, n.depth));
+    }
+    outcome.rows.push(DiffRow {
+        label: "total".into(),
+        depth: None,
+        old_speed: old.total.nodes_per_second,
+        new_speed: new.total.nodes_per_second,
+        change: judge(&old.total.seconds, &new.total.seconds, threshold),
+    });
+    Ok(outcome)
+}
+
+/// Two suite reports: every check's count, and the overall speed, only
+/// when both ran the same checks (files, lines, depths).
+///
+/// # Errors
+/// [`Incomparable`] when the checks differ (unless `force`: then only the
+/// checks in both are compared).
+pub fn diff_suite(
+    old: &SuiteReport,
+    new: &SuiteReport,
+    threshold: f64,
+    force: bool,
+) -> Result<DiffOutcome, Incomparable> {
+    let checks = |r: &SuiteReport| -> BTreeSet<(String, usize, u32)> {
+        r.results.iter().map(|c| (c.file.clone(), c.line, c.depth)).collect()
+    };
+    let (old_checks, new_checks) = (checks(old), checks(new));
+    let mut outcome = DiffOutcome::default();
+    if old_checks != new_checks {
+        let common = old_checks.intersection(&new_checks).count();
+        if !force {
+            return Err(incomparable(
+                "the checks they ran",
+                format!("{} checks", old_checks.len()),
+                format!("{} checks, {common} of them in both", new_checks.len()),
+                "suites of different work are not comparable (--force compares the checks in both)",
+            ));
+        }
+        outcome.notes.push(format!("only the {common} checks in both reports are compared (--force)"));
+    }
+    for o in &old.results {
+        if let Some(n) =
+            new.results.iter().find(|n| n.file == o.file && n.line == o.line && n.depth == o.depth)
+        {
+            if n.nodes != o.nodes {
+                outcome.changed_counts.push(format!(
+                    "{}:{} depth {}: {} -> {} (expected {})",
+                    o.file, o.line, o.depth, o.nodes, n.nodes, n.expected
+                ));
+            }
+        }
+    }
+    let point = |s: &SuiteReport| {
+        let seconds = if s.summary.nodes_per_second > 0.0 { 1.0 / s.summary.nodes_per_second } else { 0.0 };
+        Stats { min: seconds, median: seconds, max: seconds }
+    };
+    outcome.rows.push(DiffRow {
+        label: "total".into(),
+        depth: None,
+        old_speed: old.summary.nodes_per_second,
+        new_speed: new.summary.nodes_per_second,
+        change: judge(&point(old), &point(new), threshold),
+    });
+    Ok(outcome)
+}
+
+/// Two compare reports, engine by engine and position by position: "is my
+/// engine slower after this change?". Counts that changed are flagged;
+/// speeds are judged with the same noise rule as bench reports.
+pub fn diff_compare(old: &CompareReport, new: &CompareReport, threshold: f64) -> DiffOutcome {
+    let mut outcome = DiffOutcome::default();
+    for o in &old.results {
+        let position = old.positions.iter().find(|p| p.id == o.position);
+        let same_position = |id: &str| {
+            let p = new.positions.iter().find(|p| p.id == id);
+            match (position, p) {
+                (Some(a), Some(b)) => a.fen == b.fen && a.depth == b.depth,
+                _ => false,
+            }
+        };
+        let Some(n) = new
+            .results
+            .iter()
+            .find(|n| n.engine == o.engine && n.position == o.position && same_position(&n.position))
+        else {
+            outcome.notes.push(format!("{} on {} is only in the old report", o.engine, o.position));
+            continue;
+        };
+        if o.nodes.is_some() && n.nodes.is_some() && o.nodes != n.nodes {
+            outcome.changed_counts.push(format!(
+                "{} on {}: {} -> {}",
+                o.engine,
+                o.position,
+                o.nodes.unwrap_or_default(),
+                n.nodes.unwrap_or_default()
+            ));
+        }
+        match (o.nodes_per_second, n.nodes_per_second) {
+            (Some(old_speed), Some(new_speed)) => outcome.rows.push(DiffRow {
+                label: format!("{}: {}", o.engine, o.position),
+                depth: position.map(|p| p.depth),
+                old_speed,
+                new_speed,
+                change: judge(&o.seconds, &n.seconds, threshold),
+            }),
+            _ => outcome.notes.push(format!(
+                "{} on {}: no speed to compare ({})",
+                o.engine,
+                o.position,
+                n.problem.as_deref().or(o.problem.as_deref()).unwrap_or("not timed")
+            )),
+        }
+    }
+    for n in new
+        .results
+        .iter()
+        .filter(|n| !old.results.iter().any(|o| o.engine == n.engine && o.position == n.position))
+    {
+        outcome.notes.push(format!("{} on {} is only in the new report", n.engine, n.position));
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(min: f64, median: f64, max: f64) -> Stats {
+        Stats { min, median, max }
+    }
+
+    #[test]
+    fn noise_is_not_a_regression() {
+        let old = stats(1.0, 1.0, 1.1);
+        assert_eq!(judge(&old, &stats(1.2, 1.2, 1.3), 5.0).verdict, Verdict::Regression);
+        assert_eq!(judge(&old, &stats(0.5, 1.2, 1.3), 5.0).verdict, Verdict::Unchanged, "ranges overlap");
+        assert_eq!(
+            judge(&old, &stats(1.11, 1.03, 1.2), 5.0).verdict,
+            Verdict::Unchanged,
+            "under the threshold"
+        );
+        assert_eq!(judge(&old, &stats(0.8, 0.8, 0.9), 5.0).verdict, Verdict::Faster);
+        assert!((judge(&old, &stats(2.0, 2.0, 2.0), 5.0).percent + 50.0).abs() < 1e-9);
+    }
+}
