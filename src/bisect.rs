@@ -281,7 +281,19 @@ pub fn bisect(
     stop: Option<&AtomicBool>,
     on_step: &mut dyn FnMut(&BisectStep),
 ) -> Result<Bisection, BisectError> {
-    let mut node = board.fork();
+    // A clone, not a fork: the moves that led to `board` are kept, so the
+    // FEN of a node keeps an en-passant square made by the last of them.
+    let mut node = board.clone();
+    // The FEN of a node as the engine was given it: the root as written
+    // when no moves led there (it may hold an en-passant square our board
+    // drops), else ours, keeping a pseudo-legal en-passant square.
+    let node_fen = |node: &Board, path: &[String]| -> String {
+        if path.is_empty() && start.moves.is_empty() {
+            start.fen.clone()
+        } else {
+            node.fen_keeping_en_passant()
+        }
+    };
     let mut path: Vec<String> = Vec::new();
     let mut steps: Vec<BisectStep> = Vec::new();
     let mut depth = depth.max(1);
@@ -298,8 +310,8 @@ pub fn bisect(
         let mut differing = missing.clone();
         differing.extend(extra.iter().cloned());
         Bisection {
+            fen: node_fen(node, &path),
             path,
-            fen: node.fen_keeping_en_passant(),
             depth,
             tags: tags_for(node, &differing),
             missing,
@@ -320,7 +332,7 @@ pub fn bisect(
         let our_total: u128 = ours.values().map(|&(_, n)| n).sum();
         let mut step = BisectStep {
             path: path.clone(),
-            fen: node.fen_keeping_en_passant(),
+            fen: node_fen(&node, &path),
             depth,
             ours: our_total,
             theirs: run.nodes,
@@ -346,7 +358,7 @@ pub fn bisect(
             on_step(&step);
             steps.push(step);
             let parent = steps[steps.len() - 2].clone();
-            let mut parent_board = board.fork();
+            let mut parent_board = board.clone();
             for mv in &parent.path {
                 parent_board.play_uci(mv).expect("our own path");
             }

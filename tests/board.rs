@@ -126,6 +126,26 @@ fn x_fen_and_shredder_fen_castling() {
 }
 
 #[test]
+fn fen_for_engines_writes_x_fen_castling() {
+    // Outermost rooks become KQkq; an inner rook keeps its file letter.
+    let xfen = board("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1");
+    assert_eq!(xfen.fen_keeping_en_passant(), "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1");
+    let inner = board("rk2r1r1/8/8/8/8/8/8/RK2R1R1 w EAga - 0 1");
+    assert_eq!(inner.fen(), "rk2r1r1/8/8/8/8/8/8/RK2R1R1 w EAga - 0 1");
+    assert_eq!(inner.fen_keeping_en_passant(), "rk2r1r1/8/8/8/8/8/8/RK2R1R1 w EQkq - 0 1");
+    // What it writes reads back to the same position.
+    for b in [&xfen, &inner] {
+        let again = Board::from_fen_with(
+            &b.fen_keeping_en_passant(),
+            FenOptions { castling: CastlingMode::Chess960, relaxed: false },
+        )
+        .unwrap();
+        assert_eq!(again.fen(), b.fen());
+        assert_eq!(again.key(), b.key());
+    }
+}
+
+#[test]
 fn castling_notation() {
     let mut b = board(KIWIPETE);
     let castles: Vec<String> = b.legal_moves().iter().filter(|m| m.is_castle()).map(|&m| b.uci(m)).collect();

@@ -455,6 +455,14 @@ fn hobby_engine_output_formats_are_read() {
         let command = stdout.lines().find_map(|l| l.trim().strip_prefix("reproduce: ")).unwrap();
         assert!(command.contains("--total-regex") && command.contains("--divide-regex"), "{command}");
         assert_eq!(rerun(command).0, Some(1), "{command}");
+        // A NAME= that names no engine is pointed out.
+        let output = perft()
+            .args(["debug", "--engine", &engine, "--fen", kiwipete, "--depth", "1", "--timeout", "10"])
+            .args(["--total-regex", r"ood=^leaves (\d+)$"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains(r#""ood" is not an engine here (odd)"#), "{stdout}");
     }
 }
 

@@ -374,6 +374,12 @@ fn label_writes_a_suite_that_suite_passes() {
     let output = perft().args(["suite", "--no-json", &typo]).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(stdout.matches("unknown EPD operation").count(), 1, "{stdout}");
+    // A suite labelled in relaxed mode says how to read it.
+    let relaxed = dir.path().join("relaxed.epd");
+    let output = perft().args(["label", "-d", "1", "--relaxed", &bare, "-o"]).arg(&relaxed).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let header = std::fs::read_to_string(&relaxed).unwrap();
+    assert!(header.lines().next().unwrap().ends_with("; read it with --relaxed"), "{header}");
     // Writing over an input is refused.
     let output = perft().args(["label", "-d", "1", &input, "-o", &input]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));

@@ -305,14 +305,16 @@ impl Board {
     /// file letters in Chess960. The en-passant square is written only when
     /// an en-passant capture is legal.
     pub fn fen(&self) -> String {
-        self.fen_with_en_passant(self.en_passant())
+        self.fen_with(self.en_passant(), false)
     }
 
-    /// [`Board::fen`], but after a double push the en-passant square is
-    /// written whenever an enemy pawn stands beside the pushed pawn, legal
-    /// capture or not (a pinned capturer, say), as FEN writers that do not
-    /// test legality do. An engine that wrongly plays such a capture needs
-    /// the square to show its bug.
+    /// The FEN handed to other engines: after a double push the en-passant
+    /// square is written whenever an enemy pawn stands beside the pushed
+    /// pawn, legal capture or not (a pinned capturer, say), as FEN writers
+    /// that do not test legality do: an engine that wrongly plays such a
+    /// capture needs the square to show its bug. Chess960 castling is
+    /// written X-FEN style (`KQkq` for the outermost rooks, file letters
+    /// only for inner ones), which engines that read either style accept.
     pub fn fen_keeping_en_passant(&self) -> String {
         let pseudo_legal =
             self.moves_played().last().filter(|mv| mv.kind() == MoveKind::DoublePush).and_then(|mv| {
@@ -321,10 +323,10 @@ impl Board {
                     & self.colored(self.side_to_move(), PieceKind::Pawn);
                 capturers.any().then_some(square)
             });
-        self.fen_with_en_passant(self.en_passant().or(pseudo_legal))
+        self.fen_with(self.en_passant().or(pseudo_legal), true)
     }
 
-    fn fen_with_en_passant(&self, en_passant: Option<Square>) -> String {
+    fn fen_with(&self, en_passant: Option<Square>, xfen: bool) -> String {
         let mut fen = String::with_capacity(90);
         for rank in (0..8).rev() {
             let mut empty = 0;
@@ -354,7 +356,7 @@ impl Board {
         for color in Color::ALL {
             for side in CastlingSide::ALL {
                 if let Some(rook) = self.castling_rook(color, side) {
-                    let c = if self.is_chess960() {
+                    let c = if self.is_chess960() && !(xfen && self.is_outermost_rook(color, side, rook)) {
                         rook.file().to_char()
                     } else {
                         match side {
@@ -376,6 +378,19 @@ impl Board {
         }
         fen.push_str(&format!(" {} {}", self.halfmove_clock(), self.fullmove_number()));
         fen
+    }
+}
+
+impl Board {
+    /// Whether no other rook of `color` stands beyond `rook` on its side
+    /// of the king (X-FEN writes such a right as `K`/`Q`).
+    fn is_outermost_rook(&self, color: Color, side: CastlingSide, rook: Square) -> bool {
+        let rank = rook.rank();
+        let beyond = |sq: Square| match side {
+            CastlingSide::King => sq.file() > rook.file(),
+            CastlingSide::Queen => sq.file() < rook.file(),
+        };
+        !self.colored(color, PieceKind::Rook).into_iter().any(|sq| sq.rank() == rank && beyond(sq))
     }
 }
 

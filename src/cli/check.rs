@@ -138,6 +138,9 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(16 << 20).build_global();
     let engine_options = output::engine_options(None, args.handshake_timeout)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
+    for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
+        writeln!(out, "{note}")?;
+    }
     writeln!(
         out,
         "checking {name} ({spec}) on {} counts of {} positions{}",
@@ -330,6 +333,9 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
         moves: board.moves_played().map(|m| m.uci(board.is_chess960()).to_string()).collect(),
         chess960: board.is_chess960(),
     };
+    for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
+        println!("{note}");
+    }
     let mut engine: Box<dyn Engine> =
         spec.build(&name, &output::engine_options(None, args.handshake_timeout)?);
     println!("debugging {name} ({spec}) at depth {}: {}", args.depth, board.fen_keeping_en_passant());

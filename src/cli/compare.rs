@@ -67,6 +67,9 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     }
     let target = ReportTarget::resolve(args.json.as_deref(), "compare", !args.no_json)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
+    for note in output::pattern_notes(&args.patterns, &names) {
+        writeln!(out, "{note}")?;
+    }
     writeln!(
         out,
         "{} engines, {} positions from {set_name}, {} rounds, timeout {} s",

@@ -26,8 +26,16 @@ pub fn label_command(args: LabelArgs) -> Result<u8> {
         perft::report::check_writable(out).with_context(|| format!("cannot write {}", out.display()))?;
     }
     let options = FenOptions { castling: CastlingMode::from_chess960(args.chess960), relaxed: args.relaxed };
+    let reading = match (args.relaxed, args.chess960) {
+        (false, false) => String::new(),
+        (relaxed, chess960) => format!(
+            "; read it with{}{}",
+            if relaxed { " --relaxed" } else { "" },
+            if chess960 { " --chess960" } else { "" }
+        ),
+    };
     let mut text = format!(
-        "# perft suite written by `perft label --depth {}` ({} {}): counts at depths 1 to {}\n",
+        "# perft suite written by `perft label --depth {}` ({} {}): counts at depths 1 to {}{reading}\n",
         args.depth,
         env!("CARGO_PKG_NAME"),
         env!("CARGO_PKG_VERSION"),
@@ -59,6 +67,9 @@ pub fn label_command(args: LabelArgs) -> Result<u8> {
             writeln!(stderr, "ERROR {}: {}", output::location(&name, error.line), error.message)?;
         }
         bad += parsed.errors.len() + parsed.unlisted_errors + errors.len();
+        if let Some(warning) = &parsed.unknown_operation {
+            writeln!(stderr, "note: {}: {}", output::location(&name, warning.line), warning.message)?;
+        }
         for position in &labelled {
             for &(depth, theirs) in &position.disagreements {
                 writeln!(

@@ -76,6 +76,29 @@ pub fn answer_format(patterns: &PatternArgs, name: &str, names: &[&str]) -> Answ
     AnswerFormat { total: pick(&patterns.total_regex), divide: pick(&patterns.divide_regex) }
 }
 
+/// Notes for `NAME=REGEX` patterns whose NAME looks like a name but names
+/// no engine: such a text is used whole, as a pattern for every engine,
+/// which is rarely what was meant.
+pub fn pattern_notes(patterns: &PatternArgs, names: &[&str]) -> Vec<String> {
+    let options = [("--total-regex", &patterns.total_regex), ("--divide-regex", &patterns.divide_regex)];
+    let mut notes = Vec::new();
+    for (option, items) in options {
+        for item in items.iter() {
+            let Some((name, _)) = item.split_once('=') else { continue };
+            let looks_like_a_name =
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
+            if looks_like_a_name && !names.contains(&name) {
+                notes.push(format!(
+                    "note: {option} {item:?}: {name:?} is not an engine here ({}), so the whole text is a \
+                     pattern for every engine",
+                    names.join(", ")
+                ));
+            }
+        }
+    }
+    notes
+}
+
 /// The board described by `--fen`/`--startpos`, `--moves`, `--chess960`.
 pub fn position(args: &PositionArgs) -> Result<Board> {
     let fen = args.fen.as_deref().unwrap_or(STARTPOS_FEN);

@@ -40,6 +40,11 @@ const POLL: Duration = Duration::from_millis(20);
 /// How long the output still buffered is read once the process has exited
 /// (a child that escaped its group may write forever).
 const FINAL_READ: Duration = Duration::from_millis(100);
+/// Once the process has exited (and its group was killed), its standard
+/// output counts as ended after this long without a line of it, even if a
+/// child that escaped the group holds it open. Generous, so lines still in
+/// the pipe are read even on a loaded machine.
+const QUIET_AFTER_EXIT: Duration = Duration::from_millis(500);
 /// How often a reader thread looks whether its process was dropped.
 const READER_POLL_MS: i32 = 100;
 
@@ -103,7 +108,8 @@ pub(crate) struct Process {
     /// `Child::wait` has run: the id may belong to someone else now.
     reaped: bool,
     /// When the group was killed after the process itself exited (leftover
-    /// children holding its output).
+    /// children holding its output), or the last line of standard output
+    /// since then.
     leftovers_killed: Option<Instant>,
     /// When `next_line` next looks whether the process has exited.
     next_exit_check: Instant,
@@ -348,7 +354,7 @@ impl Process {
             if self.stopped() {
                 return Next::Stopped;
             }
-            if self.leftovers_killed.is_some_and(|at| at.elapsed() > FINAL_READ) {
+            if self.leftovers_killed.is_some_and(|at| at.elapsed() > QUIET_AFTER_EXIT) {
                 self.stdout_closed = true;
                 return Next::Closed;
             }
@@ -367,6 +373,9 @@ impl Process {
             }
             match self.events.recv_timeout(POLL.min(deadline - now)) {
                 Ok(Event::Stdout(line)) => {
+                    if self.leftovers_killed.is_some() {
+                        self.leftovers_killed = Some(Instant::now());
+                    }
                     let flood = self.over_budget(&line);
                     self.remember(&line);
                     return if flood { Next::Flood } else { Next::Line(line) };

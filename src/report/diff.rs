@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{BenchReport, CompareReport, MachineInfo, Stats, SuiteReport};
+use super::{BenchReport, CompareReport, CompareResult, MachineInfo, Stats, SuiteReport, SuiteResult};
 
 /// How a speed changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,6 +182,16 @@ pub fn diff_bench(
     Ok(outcome)
 }
 
+/// A suite file's name for matching checks across reports: the bundled
+/// default suite was named `positions/default.epd` in older reports.
+fn suite_name(file: &str) -> &str {
+    if file == "positions/default.epd" {
+        "default.epd"
+    } else {
+        file
+    }
+}
+
 /// Two suite reports: every check's count, and the overall speed, only
 /// when both ran the same checks (files, lines, depths).
 ///
@@ -195,7 +205,7 @@ pub fn diff_suite(
     force: bool,
 ) -> Result<DiffOutcome, Incomparable> {
     let checks = |r: &SuiteReport| -> BTreeSet<(String, usize, u32)> {
-        r.results.iter().map(|c| (c.file.clone(), c.line, c.depth)).collect()
+        r.results.iter().map(|c| (suite_name(&c.file).to_string(), c.line, c.depth)).collect()
     };
     let (old_checks, new_checks) = (checks(old), checks(new));
     let mut outcome = DiffOutcome::default();
@@ -212,9 +222,10 @@ pub fn diff_suite(
         outcome.notes.push(format!("only the {common} checks in both reports are compared (--force)"));
     }
     for o in &old.results {
-        if let Some(n) =
-            new.results.iter().find(|n| n.file == o.file && n.line == o.line && n.depth == o.depth)
-        {
+        let same = |n: &&SuiteResult| {
+            suite_name(&n.file) == suite_name(&o.file) && n.line == o.line && n.depth == o.depth
+        };
+        if let Some(n) = new.results.iter().find(same) {
             if n.nodes != o.nodes {
                 outcome.changed_counts.push(format!(
                     "{}:{} depth {}: {} -> {} (expected {})",
@@ -238,40 +249,43 @@ pub fn diff_suite(
 }
 
 /// Two compare reports, engine by engine and position by position: "is my
-/// engine slower after this change?". Counts that changed are flagged;
-/// speeds are judged with the same noise rule as bench reports.
+/// engine slower after this change?". Counts that changed (or that were
+/// right and are now wrong or missing) are flagged; speeds are judged with
+/// the same noise rule as bench reports.
 pub fn diff_compare(old: &CompareReport, new: &CompareReport, threshold: f64) -> DiffOutcome {
     let mut outcome = DiffOutcome::default();
+    // The same position: the same name, FEN and depth in both reports.
+    let same_position = |id: &str| {
+        let a = old.positions.iter().find(|p| p.id == id);
+        let b = new.positions.iter().find(|p| p.id == id);
+        matches!((a, b), (Some(a), Some(b)) if a.fen == b.fen && a.depth == b.depth)
+    };
+    let matching = |a: &CompareResult, b: &CompareResult| {
+        a.engine == b.engine && a.position == b.position && same_position(&a.position)
+    };
     for o in &old.results {
-        let position = old.positions.iter().find(|p| p.id == o.position);
-        let same_position = |id: &str| {
-            let p = new.positions.iter().find(|p| p.id == id);
-            match (position, p) {
-                (Some(a), Some(b)) => a.fen == b.fen && a.depth == b.depth,
-                _ => false,
-            }
-        };
-        let Some(n) = new
-            .results
-            .iter()
-            .find(|n| n.engine == o.engine && n.position == o.position && same_position(&n.position))
-        else {
+        let Some(n) = new.results.iter().find(|n| matching(o, n)) else {
             outcome.notes.push(format!("{} on {} is only in the old report", o.engine, o.position));
             continue;
         };
-        if o.nodes.is_some() && n.nodes.is_some() && o.nodes != n.nodes {
+        if o.nodes != n.nodes || (o.agrees && !n.agrees) {
+            let show = |nodes: Option<u128>| nodes.map_or("no count".to_string(), |n| n.to_string());
+            let why = n
+                .problem
+                .as_deref()
+                .map_or(String::new(), |p| format!(" ({})", p.lines().next().unwrap_or("")));
             outcome.changed_counts.push(format!(
-                "{} on {}: {} -> {}",
+                "{} on {}: {} -> {}{why}",
                 o.engine,
                 o.position,
-                o.nodes.unwrap_or_default(),
-                n.nodes.unwrap_or_default()
+                show(o.nodes),
+                show(n.nodes)
             ));
         }
         match (o.nodes_per_second, n.nodes_per_second) {
             (Some(old_speed), Some(new_speed)) => outcome.rows.push(DiffRow {
                 label: format!("{}: {}", o.engine, o.position),
-                depth: position.map(|p| p.depth),
+                depth: old.positions.iter().find(|p| p.id == o.position).map(|p| p.depth),
                 old_speed,
                 new_speed,
                 change: judge(&o.seconds, &n.seconds, threshold),
@@ -284,11 +298,7 @@ pub fn diff_compare(old: &CompareReport, new: &CompareReport, threshold: f64) ->
             )),
         }
     }
-    for n in new
-        .results
-        .iter()
-        .filter(|n| !old.results.iter().any(|o| o.engine == n.engine && o.position == n.position))
-    {
+    for n in new.results.iter().filter(|n| !old.results.iter().any(|o| matching(o, n))) {
         outcome.notes.push(format!("{} on {} is only in the new report", n.engine, n.position));
     }
     outcome
@@ -314,5 +324,58 @@ mod tests {
         );
         assert_eq!(judge(&old, &stats(0.8, 0.8, 0.9), 5.0).verdict, Verdict::Faster);
         assert!((judge(&old, &stats(2.0, 2.0, 2.0), 5.0).percent + 50.0).abs() < 1e-9);
+    }
+
+    fn compare_report(results: Vec<CompareResult>) -> CompareReport {
+        let position = |id: &str| super::super::ComparePosition {
+            id: id.to_string(),
+            fen: crate::board::STARTPOS_FEN.to_string(),
+            depth: 3,
+            expected: 8902,
+        };
+        CompareReport {
+            header: Default::default(),
+            threads: 1,
+            rounds: 1,
+            timeout_seconds: 10.0,
+            method: String::new(),
+            positions: vec![position("start")],
+            engines: Vec::new(),
+            results,
+            summary: Vec::new(),
+            interrupted: false,
+        }
+    }
+
+    fn result(nodes: Option<u128>, agrees: bool) -> CompareResult {
+        CompareResult {
+            engine: "mine".to_string(),
+            position: "start".to_string(),
+            nodes,
+            agrees,
+            samples: vec![1.0],
+            seconds: stats(1.0, 1.0, 1.0),
+            nodes_per_second: nodes.filter(|_| agrees).map(|n| n as f64),
+            ratio_to_ours: None,
+            problem: (!agrees).then(|| "engine crashed\nstderr".to_string()),
+        }
+    }
+
+    #[test]
+    fn a_count_that_vanishes_or_goes_wrong_is_flagged() {
+        let good = compare_report(vec![result(Some(8902), true)]);
+        let vanished = compare_report(vec![result(None, false)]);
+        let outcome = diff_compare(&good, &vanished, 5.0);
+        assert_eq!(outcome.changed_counts.len(), 1, "{outcome:?}");
+        assert!(outcome.changed_counts[0].contains("8902 -> no count (engine crashed)"), "{outcome:?}");
+        let wrong = compare_report(vec![result(Some(8903), false)]);
+        assert_eq!(diff_compare(&good, &wrong, 5.0).changed_counts.len(), 1);
+        assert!(diff_compare(&good, &good, 5.0).changed_counts.is_empty());
+        // A position with the same name but another FEN is not matched.
+        let mut moved = good.clone();
+        moved.positions[0].fen = "8/8/8/4k3/8/8/8/4K3 w - - 0 1".to_string();
+        let outcome = diff_compare(&good, &moved, 5.0);
+        assert!(outcome.changed_counts.is_empty());
+        assert_eq!(outcome.notes.len(), 2, "{outcome:?}");
     }
 }

@@ -180,7 +180,8 @@ fn parse_perft_line(rest: &str) -> Result<(u32, u128), String> {
 type EpdRecord = (String, Option<String>, Vec<(u32, u128)>, Option<String>);
 
 fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
-    let (head, operations) = text.split_once(';').unwrap_or((text, ""));
+    let parts = split_outside_quotes(text);
+    let (head, operations) = (parts[0], &parts[1..]);
     let tokens: Vec<&str> = head.split_ascii_whitespace().collect();
     if tokens.len() < 4 {
         return Err(format!(
@@ -200,7 +201,7 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
     let mut id = None;
     let mut counts = Vec::new();
     let mut unknown = None;
-    for op in std::iter::once(first_op.as_str()).chain(operations.split(';')) {
+    for op in std::iter::once(first_op.as_str()).chain(operations.iter().copied()) {
         let op = op.trim();
         if op.is_empty() {
             continue;
@@ -225,6 +226,26 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
         // Other EPD operations (bm, c0, ...) are not about perft; ignore them.
     }
     Ok((fen, id, counts, unknown))
+}
+
+/// `text` split at every `;` that is not inside double quotes (an EPD
+/// operand such as `c0 "Smith vs. Jones; Moscow"` may hold one).
+fn split_outside_quotes(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
 }
 
 /// The opcodes of the EPD standard (and the `perft` extension some files
@@ -285,6 +306,19 @@ mod tests {
         assert_eq!(parsed.entries[2].counts, vec![(4, 7059)]);
         assert_eq!(parsed.entries[3].fen, "4k3/8/8/8/8/8/8/4K2R w K -");
         assert_eq!(parsed.entries[3].line, 4);
+    }
+
+    #[test]
+    fn quoted_operands_may_hold_semicolons() {
+        let parsed = parse_suite(
+            b"8/8/8/8/8/8/8/K6k w - - ;D1 3 ;c0 \"Smith vs. Jones; Moscow 1985\" ;id \"a;b\" ;D2 9",
+        );
+        assert_eq!(parsed.errors, vec![]);
+        assert_eq!(parsed.unknown_operation, None);
+        assert_eq!(parsed.entries[0].counts, vec![(1, 3), (2, 9)]);
+        assert_eq!(parsed.entries[0].id.as_deref(), Some("a;b"));
+        let typo = parse_suite(b"8/8/8/8/8/8/8/K6k w - - ;D1 3 ;d2 9\n8/8/8/8/8/8/8/K6k w - - ;D1 3 ;x 1");
+        assert_eq!(typo.unknown_operation.map(|w| w.line), Some(1), "the first one only");
     }
 
     #[test]
