@@ -203,10 +203,35 @@ static BISHOP_TABLE: [Bitboard; BISHOP_TABLE_SIZE] = table(&BISHOP_LAYOUT.0, &BI
 
 #[inline(always)]
 fn lookup(table: &[Bitboard], entry: &Magic, occupied: Bitboard) -> Bitboard {
+    // The shift leaves `64 - shift` = popcount(mask) bits, so the index
+    // stays inside the square's slice, which the assertion below puts
+    // inside the table.
     let index =
         entry.offset as usize + ((occupied.0 & entry.mask).wrapping_mul(entry.magic) >> entry.shift) as usize;
-    table[index]
+    debug_assert!(index < table.len());
+    // SAFETY: in bounds, as just argued. Skipping the bounds check removes
+    // a compare and branch from every slider lookup (measured in README).
+    unsafe { *table.get_unchecked(index) }
 }
+
+/// Whether every square keeps `64 - shift` index bits, at least one, and
+/// its slice `offset .. offset + 2^(64 - shift)` lies inside a table of
+/// `len` entries.
+const fn slices_fit(entries: &[Magic; 64], len: usize) -> bool {
+    let mut sq = 0;
+    while sq < 64 {
+        let bits = entries[sq].mask.count_ones();
+        if entries[sq].shift != 64 - bits || bits == 0 || entries[sq].offset as usize + (1usize << bits) > len
+        {
+            return false;
+        }
+        sq += 1;
+    }
+    true
+}
+
+const _: () =
+    assert!(slices_fit(&ROOK_LAYOUT.0, ROOK_TABLE_SIZE) && slices_fit(&BISHOP_LAYOUT.0, BISHOP_TABLE_SIZE));
 
 /// Rook attacks from `sq` with blockers `occupied`, by magic lookup.
 #[inline(always)]

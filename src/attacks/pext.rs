@@ -56,13 +56,35 @@ static BISHOP_ENTRIES: [Entry; 64] = BISHOP_LAYOUT.0;
 static ROOK_TABLE: [Bitboard; ROOK_LAYOUT.1] = table(&ROOK_LAYOUT.0, &ROOK_DIRECTIONS);
 static BISHOP_TABLE: [Bitboard; BISHOP_LAYOUT.1] = table(&BISHOP_LAYOUT.0, &BISHOP_DIRECTIONS);
 
+/// Whether every square's slice `offset .. offset + 2^popcount(mask)` lies
+/// inside a table of `len` entries.
+const fn slices_fit(entries: &[Entry; 64], len: usize) -> bool {
+    let mut sq = 0;
+    while sq < 64 {
+        if entries[sq].offset as usize + (1usize << entries[sq].mask.count_ones()) > len {
+            return false;
+        }
+        sq += 1;
+    }
+    true
+}
+
+const _: () =
+    assert!(slices_fit(&ROOK_LAYOUT.0, ROOK_LAYOUT.1) && slices_fit(&BISHOP_LAYOUT.0, BISHOP_LAYOUT.1));
+
 #[inline(always)]
 fn lookup(table: &[Bitboard], entry: &Entry, occupied: Bitboard) -> Bitboard {
     // SAFETY: this module is only compiled when the `bmi2` target feature is
     // enabled at compile time, so the instruction exists on the target.
     #[allow(unused_unsafe)]
     let index = unsafe { _pext_u64(occupied.0, entry.mask) };
-    table[entry.offset as usize + index as usize]
+    // PEXT gathers the bits of `occupied` under `mask`, so `index` is below
+    // 2^popcount(mask), and the assertion above puts every square's slice
+    // inside its table.
+    debug_assert!((entry.offset as usize + index as usize) < table.len());
+    // SAFETY: in bounds, as just argued. Skipping the bounds check removes
+    // a compare and branch from every slider lookup (measured in README).
+    unsafe { *table.get_unchecked(entry.offset as usize + index as usize) }
 }
 
 /// Rook attacks from `sq` with blockers `occupied`, by PEXT lookup.

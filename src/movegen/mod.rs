@@ -19,9 +19,92 @@ use crate::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
     rook_attacks, rook_rays,
 };
-use crate::board::{king_destination, rook_destination, Board};
-use crate::types::{Bitboard, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square};
+use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
+use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square};
 pub use sets::MoveSet;
+
+/// What the generator reads of a position: [`Board`], and the compact
+/// copy-make position the counting hot path uses below it.
+pub(crate) trait Position {
+    /// The side to move.
+    fn side_to_move(&self) -> Color;
+    /// Squares holding pieces of `kind`, either color.
+    fn pieces(&self, kind: PieceKind) -> Bitboard;
+    /// Squares holding `color`'s pieces.
+    fn color(&self, color: Color) -> Bitboard;
+    /// A square a pawn could capture en passant onto, if any (whether a
+    /// capture is legal is decided by [`Position::ep_capture_is_legal`]).
+    fn en_passant(&self) -> Option<Square>;
+    /// Castling rights left.
+    fn castling_rights(&self) -> CastlingRights;
+    /// Where the kings and castling rooks started.
+    fn castling_config(&self) -> &CastlingConfig;
+    /// Whether castling follows Chess960 rules (any king and rook squares).
+    fn is_chess960(&self) -> bool;
+
+    /// Squares holding `color`'s pieces of `kind`.
+    #[inline(always)]
+    fn colored(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.pieces(kind) & self.color(color)
+    }
+
+    /// Whether the pawn on `capturer` may take en passant onto `ep` without
+    /// leaving its king attacked (the captured pawn leaves the rank too).
+    #[inline]
+    fn ep_capture_is_legal(&self, capturer: Square, ep: Square) -> bool {
+        let us = self.side_to_move();
+        let victim = ep.xor(8);
+        let occupied =
+            (self.color(Color::White) | self.color(Color::Black)) ^ capturer.bitboard() ^ victim.bitboard()
+                | ep.bitboard();
+        let king = self.colored(us, PieceKind::King).lsb();
+        let queens = self.pieces(PieceKind::Queen);
+        let theirs = self.color(!us);
+        let straight = (self.pieces(PieceKind::Rook) | queens) & theirs;
+        let diagonal = (self.pieces(PieceKind::Bishop) | queens) & theirs;
+        let other = ((knight_attacks(king) & self.pieces(PieceKind::Knight))
+            | (pawn_attacks(us, king) & self.pieces(PieceKind::Pawn).without(victim)))
+            & theirs;
+        other.is_empty()
+            && (rook_attacks(king, occupied) & straight).is_empty()
+            && (bishop_attacks(king, occupied) & diagonal).is_empty()
+    }
+}
+
+impl Position for Board {
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        Board::side_to_move(self)
+    }
+    #[inline(always)]
+    fn pieces(&self, kind: PieceKind) -> Bitboard {
+        Board::pieces(self, kind)
+    }
+    #[inline(always)]
+    fn color(&self, color: Color) -> Bitboard {
+        Board::color(self, color)
+    }
+    #[inline(always)]
+    fn en_passant(&self) -> Option<Square> {
+        Board::en_passant(self)
+    }
+    #[inline(always)]
+    fn castling_rights(&self) -> CastlingRights {
+        Board::castling_rights(self)
+    }
+    #[inline(always)]
+    fn castling_config(&self) -> &CastlingConfig {
+        Board::castling_config(self)
+    }
+    #[inline(always)]
+    fn is_chess960(&self) -> bool {
+        Board::is_chess960(self)
+    }
+    #[inline(always)]
+    fn ep_capture_is_legal(&self, capturer: Square, ep: Square) -> bool {
+        Board::ep_capture_is_legal(self, capturer, ep)
+    }
+}
 
 /// An upper bound on the number of legal moves in any position a board
 /// accepts, relaxed positions with too much material included (682).
@@ -144,10 +227,10 @@ impl Sink for MoveList {
 
 /// Runs the generator for the side to move.
 #[inline(always)]
-pub(crate) fn generate<S: Sink>(board: &Board, sink: &mut S) {
+pub(crate) fn generate<P: Position, S: Sink>(board: &P, sink: &mut S) {
     match board.side_to_move() {
-        Color::White => generate_for::<S, true>(board, sink),
-        Color::Black => generate_for::<S, false>(board, sink),
+        Color::White => generate_for::<P, S, true>(board, sink),
+        Color::Black => generate_for::<P, S, false>(board, sink),
     }
 }
 
@@ -186,8 +269,9 @@ fn forward_east<const WHITE: bool>(bb: Bitboard, theirs: bool) -> Bitboard {
     }
 }
 
+/// The generator for a known side to move (`WHITE`).
 #[inline(always)]
-fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
+pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, sink: &mut S) {
     let us = if WHITE { Color::White } else { Color::Black };
     let them = !us;
     let ours = board.color(us);
@@ -228,7 +312,9 @@ fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
     }
 
     // King moves: squares not attacked once the king has left its square
-    // (so it cannot step back along a checking line).
+    // (so it cannot step back along a checking line). The enemy attacks are
+    // gathered once, over the squares that matter: the king's targets and,
+    // when castling may be possible, the king's castling paths.
     let attacked = |sq: Square, occupied: Bitboard| -> bool {
         (knight_attacks(sq) & their_knights).any()
             || (pawn_attacks(us, sq) & their_pawns).any()
@@ -237,26 +323,42 @@ fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
             || (rook_attacks(sq, occupied) & their_straight).any()
     };
     let without_king = occupied.without(king);
-    let mut king_targets = king_attacks(king) - ours;
-    if king_targets.any() {
-        king_targets = king_targets
-            - forward_west::<WHITE>(their_pawns, true)
-            - forward_east::<WHITE>(their_pawns, true)
-            - king_attacks(their_king.lsb());
-        for knight in their_knights {
-            king_targets = king_targets - knight_attacks(knight);
+    // Castling candidates: a right held, not in check, the squares between
+    // empty. Only their paths need the danger map.
+    let mut castling_paths = Bitboard::EMPTY;
+    let mut candidates = [false; 2];
+    let rights = board.castling_rights();
+    let config = board.castling_config();
+    if rights.any_of(us) && checkers.is_empty() {
+        for side in CastlingSide::ALL {
+            if rights.has(us, side) && (occupied & config.empty[us as usize][side as usize]).is_empty() {
+                candidates[side as usize] = true;
+                castling_paths |= config.king_path[us as usize][side as usize];
+            }
         }
-        // Only sliders whose empty-board rays reach a candidate can matter.
+    }
+    let mut king_targets = king_attacks(king) - ours;
+    let zone = king_targets | castling_paths;
+    let mut danger = Bitboard::EMPTY;
+    if zone.any() {
+        danger = forward_west::<WHITE>(their_pawns, true)
+            | forward_east::<WHITE>(their_pawns, true)
+            | king_attacks(their_king.lsb());
+        for knight in their_knights {
+            danger |= knight_attacks(knight);
+        }
+        // Only sliders whose empty-board rays reach the zone can matter.
         for slider in their_diagonal {
-            if (bishop_rays(slider) & king_targets).any() {
-                king_targets = king_targets - bishop_attacks(slider, without_king);
+            if (bishop_rays(slider) & zone).any() {
+                danger |= bishop_attacks(slider, without_king);
             }
         }
         for slider in their_straight {
-            if (rook_rays(slider) & king_targets).any() {
-                king_targets = king_targets - rook_attacks(slider, without_king);
+            if (rook_rays(slider) & zone).any() {
+                danger |= rook_attacks(slider, without_king);
             }
         }
+        king_targets = king_targets - danger;
     }
     if checkers.more_than_one() {
         sink.piece(PieceKind::King, king, king_targets);
@@ -341,22 +443,30 @@ fn generate_for<S: Sink, const WHITE: bool>(board: &Board, sink: &mut S) {
 
     sink.piece(PieceKind::King, king, king_targets);
 
-    if checkers.is_empty() {
-        let rights = board.castling_rights();
+    if castling_paths.any() {
         for side in CastlingSide::ALL {
-            if !rights.has(us, side) {
+            if !candidates[side as usize] {
                 continue;
             }
-            let config = board.castling_config();
-            if (occupied & config.empty[us as usize][side as usize]).any() {
-                continue;
-            }
+            let path = config.king_path[us as usize][side as usize];
             let rook = config.rook[us as usize][side as usize];
-            let king_to = king_destination(us, side);
-            let rook_to = rook_destination(us, side);
-            let path = config.king_path[us as usize][side as usize].without(king_to);
-            let after = occupied ^ king.bitboard() ^ rook.bitboard() ^ rook_to.bitboard();
-            if path.into_iter().all(|sq| !attacked(sq, without_king)) && !attacked(king_to, after) {
+            let legal = if !board.is_chess960() {
+                // In standard chess the danger map (the king lifted off its
+                // square) is exact for the whole path, landing square
+                // included: a slider that could see the landing square only
+                // through the king's or the rook's start square would give
+                // check now, and castling is not allowed in check.
+                (path & danger).is_empty()
+            } else {
+                // In Chess960 the rook's start square can shadow the king's
+                // landing square, so that square is tested with both pieces
+                // moved.
+                let king_to = king_destination(us, side);
+                let rook_to = rook_destination(us, side);
+                let after = occupied ^ king.bitboard() ^ rook.bitboard() ^ rook_to.bitboard();
+                (path.without(king_to) & danger).is_empty() && !attacked(king_to, after)
+            };
+            if legal {
                 sink.castle(king, rook);
             }
         }

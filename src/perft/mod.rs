@@ -1,6 +1,7 @@
 //! Perft: counting the leaves of the legal move tree, serially or in
 //! parallel.
 
+mod compact;
 pub mod hash;
 pub mod journal;
 mod parallel;
@@ -104,7 +105,7 @@ pub(crate) fn perft_u64(board: &mut Board, depth: u32, mode: Mode) -> u64 {
     debug_assert!(depth <= U64_SAFE_DEPTH);
     match (mode, depth) {
         (_, 0) => 1,
-        (Mode::Bulk, _) => bulk(board, depth),
+        (Mode::Bulk, _) => compact::count(&compact::Compact::new(board), depth),
         (Mode::Full, _) => full(board, depth),
     }
 }
@@ -123,23 +124,9 @@ pub fn divide(board: &mut Board, depth: u32, mode: Mode) -> Vec<(Move, u128)> {
         .collect()
 }
 
-fn bulk(board: &mut Board, depth: u32) -> u64 {
-    if depth == 1 {
-        return board.count_legal_moves();
-    }
-    let mut moves = MoveList::new();
-    board.generate_moves(&mut moves);
-    let mut nodes = 0;
-    for &mv in &moves {
-        board.make(mv);
-        nodes += bulk(board, depth - 1);
-        board.unmake();
-    }
-    nodes
-}
-
 fn full(board: &mut Board, depth: u32) -> u64 {
-    let moves = board.legal_moves();
+    let mut moves = MoveList::new();
+    crate::movegen::generate(board, &mut moves);
     let mut nodes = 0;
     for &mv in &moves {
         board.make(mv);

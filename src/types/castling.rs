@@ -41,6 +41,12 @@ impl CastlingRights {
         Self(3 << (color as u8 * 2))
     }
 
+    /// Whether `color` has any right left.
+    #[inline(always)]
+    pub const fn any_of(self, color: Color) -> bool {
+        !self.intersect(Self::of(color)).is_empty()
+    }
+
     /// Whether `color` may castle on `side`.
     #[inline(always)]
     pub const fn has(self, color: Color, side: CastlingSide) -> bool {

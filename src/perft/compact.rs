@@ -1,0 +1,303 @@
+//! The counting hot path: the last plies of a bulk count run on a compact
+//! copy-make position instead of the [`Board`].
+//!
+//! A [`Compact`] holds what move generation reads and nothing else: eight
+//! bitboards, the castling rights, a possible en-passant square and a
+//! pointer to the castling geometry. A move is made by copying it (about
+//! 80 bytes) and changing a few bitboards by XOR: no mailbox, no Zobrist
+//! key, no rule-50 clock, no history to push and pop. No move list is built
+//! either: the generator hands each set of moves to a sink that makes every
+//! child at once and recurses, the side to move fixed at compile time. The
+//! leaves are counted by set sizes, as everywhere in bulk counting.
+
+use super::U64_SAFE_DEPTH;
+use crate::attacks::pawn_attacks;
+use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
+use crate::movegen::{generate_for, Counter, PawnMoves, Position, Sink};
+use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, PieceKind, Square};
+
+/// A position reduced to what counting needs.
+#[derive(Clone, Copy)]
+pub(crate) struct Compact<'a> {
+    by_kind: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    side_to_move: Color,
+    castling: CastlingRights,
+    /// Set after a double push when an enemy pawn stands beside the pushed
+    /// pawn; whether the capture is legal the generator decides.
+    en_passant: Option<Square>,
+    chess960: bool,
+    config: &'a CastlingConfig,
+}
+
+impl Position for Compact<'_> {
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+    #[inline(always)]
+    fn pieces(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind as usize]
+    }
+    #[inline(always)]
+    fn color(&self, color: Color) -> Bitboard {
+        self.by_color[color as usize]
+    }
+    #[inline(always)]
+    fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+    #[inline(always)]
+    fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+    #[inline(always)]
+    fn castling_config(&self) -> &CastlingConfig {
+        self.config
+    }
+    #[inline(always)]
+    fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+}
+
+impl<'a> Compact<'a> {
+    /// The position of `board`.
+    pub(crate) fn new(board: &'a Board) -> Self {
+        Compact {
+            by_kind: PieceKind::ALL.map(|kind| board.pieces(kind)),
+            by_color: Color::ALL.map(|color| board.color(color)),
+            side_to_move: board.side_to_move(),
+            castling: board.castling_rights(),
+            en_passant: board.en_passant(),
+            chess960: board.is_chess960(),
+            config: board.castling_config(),
+        }
+    }
+
+    /// The child after `us` moved a `kind` from `from` to `to`, capturing
+    /// whatever stood on `to` (clearing `to` from every bitboard of the
+    /// other side costs less than finding out what stood there).
+    #[inline(always)]
+    fn moved<const WHITE: bool>(&self, kind: PieceKind, from: Square, to: Square) -> Self {
+        let (_, them) = sides::<WHITE>();
+        let mut child = *self;
+        let keep = !to.bitboard();
+        for bb in &mut child.by_kind {
+            *bb &= keep;
+        }
+        child.by_color[them as usize] &= keep;
+        child.quietly_moved::<WHITE>(kind, from, to)
+    }
+
+    /// The child after `us` moved a `kind` from `from` to the empty square
+    /// `to`.
+    #[inline(always)]
+    fn quietly_moved<const WHITE: bool>(&self, kind: PieceKind, from: Square, to: Square) -> Self {
+        let (us, them) = sides::<WHITE>();
+        let mut child = *self;
+        let from_to = from.bitboard() | to.bitboard();
+        child.by_kind[kind as usize] ^= from_to;
+        child.by_color[us as usize] ^= from_to;
+        child.lose_rights(from, to);
+        child.en_passant = None;
+        child.side_to_move = them;
+        child
+    }
+
+    /// The child after a pawn push that cannot capture (one or two squares).
+    #[inline(always)]
+    fn pushed<const WHITE: bool>(&self, from: Square, to: Square, double: bool) -> Self {
+        let (us, them) = sides::<WHITE>();
+        let mut child = *self;
+        let from_to = from.bitboard() | to.bitboard();
+        child.by_kind[PieceKind::Pawn as usize] ^= from_to;
+        child.by_color[us as usize] ^= from_to;
+        child.en_passant = None;
+        if double {
+            // Recorded only when an enemy pawn stands beside the pushed pawn.
+            let ep = Square::from_bits_masked((from as u32 + to as u32) / 2);
+            if (pawn_attacks(us, ep) & self.by_kind[PieceKind::Pawn as usize] & self.by_color[them as usize])
+                .any()
+            {
+                child.en_passant = Some(ep);
+            }
+        }
+        child.side_to_move = them;
+        child
+    }
+
+    /// The child after a pawn on `from` promoted to `piece` on `to`.
+    #[inline(always)]
+    fn promoted<const WHITE: bool>(&self, from: Square, to: Square, piece: PieceKind) -> Self {
+        let mut child = self.moved::<WHITE>(PieceKind::Pawn, from, to);
+        child.by_kind[PieceKind::Pawn as usize] ^= to.bitboard();
+        child.by_kind[piece as usize] ^= to.bitboard();
+        child
+    }
+
+    /// The child after an en-passant capture onto `to`.
+    #[inline(always)]
+    fn took_en_passant<const WHITE: bool>(&self, from: Square, to: Square) -> Self {
+        let (us, them) = sides::<WHITE>();
+        let mut child = *self;
+        let victim = to.xor(8).bitboard();
+        let from_to = from.bitboard() | to.bitboard();
+        child.by_kind[PieceKind::Pawn as usize] ^= from_to | victim;
+        child.by_color[us as usize] ^= from_to;
+        child.by_color[them as usize] ^= victim;
+        child.en_passant = None;
+        child.side_to_move = them;
+        child
+    }
+
+    /// The child after castling with the rook on `rook` (Chess960 squares
+    /// may overlap, so both pieces leave before either arrives).
+    #[inline(always)]
+    fn castled<const WHITE: bool>(&self, king: Square, rook: Square) -> Self {
+        let (us, them) = sides::<WHITE>();
+        let side = if rook > king { CastlingSide::King } else { CastlingSide::Queen };
+        let (king_to, rook_to) =
+            (king_destination(us, side).bitboard(), rook_destination(us, side).bitboard());
+        let mut child = *self;
+        child.by_kind[PieceKind::King as usize] ^= king.bitboard();
+        child.by_kind[PieceKind::Rook as usize] ^= rook.bitboard();
+        child.by_color[us as usize] ^= king.bitboard() | rook.bitboard();
+        child.by_kind[PieceKind::King as usize] |= king_to;
+        child.by_kind[PieceKind::Rook as usize] |= rook_to;
+        child.by_color[us as usize] |= king_to | rook_to;
+        child.castling = child.castling.without(CastlingRights::of(us));
+        child.en_passant = None;
+        child.side_to_move = them;
+        child
+    }
+
+    #[inline(always)]
+    fn lose_rights(&mut self, from: Square, to: Square) {
+        if !self.castling.is_empty() {
+            let lost = self.config.lost[from as usize].union(self.config.lost[to as usize]);
+            self.castling = self.castling.without(lost);
+        }
+    }
+}
+
+#[inline(always)]
+const fn sides<const WHITE: bool>() -> (Color, Color) {
+    if WHITE {
+        (Color::White, Color::Black)
+    } else {
+        (Color::Black, Color::White)
+    }
+}
+
+/// Leaves `depth` plies below `position` (at least 1 ply), counted in a
+/// `u64`: `depth` is at most [`U64_SAFE_DEPTH`].
+pub(crate) fn count(position: &Compact, depth: u32) -> u64 {
+    debug_assert!((1..=U64_SAFE_DEPTH).contains(&depth));
+    match position.side_to_move {
+        Color::White => count_for::<true>(position, depth),
+        Color::Black => count_for::<false>(position, depth),
+    }
+}
+
+#[inline(always)]
+fn count_for<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
+    if depth == 1 {
+        return leaves::<WHITE>(position);
+    }
+    let mut descend = Descend::<WHITE> { parent: position, depth: depth - 1, nodes: 0 };
+    generate_for::<_, _, WHITE>(position, &mut descend);
+    descend.nodes
+}
+
+/// The legal moves of `position`, counted by set sizes. A function of its
+/// own: most calls land here, and it needs fewer registers saved than the
+/// recursion around it.
+#[inline(never)]
+fn leaves<const WHITE: bool>(position: &Compact) -> u64 {
+    let mut counter = Counter(0);
+    generate_for::<_, _, WHITE>(position, &mut counter);
+    counter.0
+}
+
+/// Makes each move it is handed and counts the child's subtree.
+struct Descend<'p, 'a, const WHITE: bool> {
+    parent: &'p Compact<'a>,
+    /// Plies below each child.
+    depth: u32,
+    nodes: u64,
+}
+
+impl<const WHITE: bool> Descend<'_, '_, WHITE> {
+    #[inline(always)]
+    fn child(&mut self, child: &Compact) {
+        // The other side moves next: the other instance of the recursion.
+        self.nodes += match (WHITE, self.depth) {
+            (true, 1) => leaves::<false>(child),
+            (false, 1) => leaves::<true>(child),
+            (true, _) => count_next::<false>(child, self.depth),
+            (false, _) => count_next::<true>(child, self.depth),
+        };
+    }
+}
+
+/// [`count_for`] behind a call that is not inlined, so the recursion has
+/// one frame per ply.
+#[inline(never)]
+fn count_next<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
+    count_for::<WHITE>(position, depth)
+}
+
+impl<const WHITE: bool> Sink for Descend<'_, '_, WHITE> {
+    #[inline(always)]
+    fn piece(&mut self, kind: PieceKind, from: Square, to: Bitboard) {
+        let theirs = self.parent.by_color[sides::<WHITE>().1 as usize];
+        for sq in to & theirs {
+            let child = self.parent.moved::<WHITE>(kind, from, sq);
+            self.child(&child);
+        }
+        for sq in to - theirs {
+            let child = self.parent.quietly_moved::<WHITE>(kind, from, sq);
+            self.child(&child);
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, to: Bitboard, delta: i8, kind: PawnMoves) {
+        for sq in to {
+            let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
+            match kind {
+                PawnMoves::Push => {
+                    let child = self.parent.pushed::<WHITE>(from, sq, false);
+                    self.child(&child);
+                }
+                PawnMoves::DoublePush => {
+                    let child = self.parent.pushed::<WHITE>(from, sq, true);
+                    self.child(&child);
+                }
+                PawnMoves::Capture => {
+                    let child = self.parent.moved::<WHITE>(PieceKind::Pawn, from, sq);
+                    self.child(&child);
+                }
+                PawnMoves::Promotion => {
+                    for piece in [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight] {
+                        let child = self.parent.promoted::<WHITE>(from, sq, piece);
+                        self.child(&child);
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn castle(&mut self, king: Square, rook: Square) {
+        let child = self.parent.castled::<WHITE>(king, rook);
+        self.child(&child);
+    }
+
+    #[inline(always)]
+    fn en_passant(&mut self, from: Square, to: Square) {
+        let child = self.parent.took_en_passant::<WHITE>(from, to);
+        self.child(&child);
+    }
+}
