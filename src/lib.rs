@@ -1,6 +1,10 @@
 //! Exact, fast perft: a chess move generator, a parallel perft runner, a
 //! suite checker and JSON reports.
 //!
+//! The chess core (types, attacks, board, move generation, counting) is
+//! the `perft-core` crate, re-exported here under the same module names;
+//! an engine author who wants only the move generator depends on that.
+//!
 //! ```
 //! use perft::board::Board;
 //! use perft::perft::{perft, Mode};
@@ -29,19 +33,17 @@
 //! The library never prints or exits; errors are typed.
 #![deny(missing_docs)]
 
-pub mod attacks;
+pub use perft_core::{attacks, board, movegen, types};
+
 pub mod bench;
 pub mod bisect;
-pub mod board;
 pub mod chart;
 pub mod check;
 pub mod compare;
 pub mod engine;
-pub mod movegen;
 pub mod perft;
 pub mod report;
 pub mod suite;
-pub mod types;
 
 pub use board::{Board, CastlingMode, FenError, FenOptions, PositionError};
 pub use movegen::{MoveList, MoveSet};

@@ -396,7 +396,7 @@ impl Board {
 
 /// At most `max` characters of `text` (characters, not bytes: the text may
 /// be any UTF-8), with `…` when something was cut.
-pub(crate) fn truncate_chars(text: &str, max: usize) -> String {
+pub fn truncate_chars(text: &str, max: usize) -> String {
     let mut out: String = text.chars().take(max).collect();
     if out.len() < text.len() {
         out.push('…');

@@ -20,7 +20,7 @@ use crate::attacks::{
 };
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, Piece, PieceKind, Rank, Square};
 pub(crate) use castling::{king_destination, rook_destination, CastlingConfig};
-pub(crate) use fen::truncate_chars;
+pub use fen::truncate_chars;
 pub use fen::{CastlingMode, FenError, FenField, FenOptions};
 pub use status::{DrawReason, Outcome};
 pub use validate::{PositionError, Problem};

@@ -1,0 +1,53 @@
+//! The chess core of the `perft` tool: bitboard types, attack tables built
+//! at compile time, a board with a copy-state history, legal move
+//! generation, and perft counting (serial, parallel on rayon, hashed).
+//!
+//! ```
+//! use perft_core::board::Board;
+//! use perft_core::perft::{perft, Mode};
+//!
+//! let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+//! let mut board = Board::from_fen(kiwipete)?;
+//! assert_eq!(perft(&mut board, 3, Mode::Bulk), 97_862);
+//!
+//! let mv = board.parse_uci("e1g1")?; // castling, standard notation
+//! board.make(mv); // pushes the copied state
+//! assert_eq!(board.fen(), "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1");
+//! board.unmake(); // pops it: nothing is recomputed
+//! assert_eq!(board.fen(), kiwipete);
+//!
+//! let mut moves = 0;
+//! board.for_each_move_set(|set| moves += set.len());
+//! assert_eq!(moves, 48);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Counting in parallel, exact past 2⁶⁴:
+//!
+//! ```
+//! use perft_core::board::Board;
+//! use perft_core::perft::{perft_parallel, with_threads, Mode};
+//!
+//! let board = Board::startpos();
+//! let nodes = with_threads(2, || perft_parallel(&board, 4, Mode::Bulk))?;
+//! assert_eq!(nodes, 197_281u128);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Cargo features
+//! - `magic`: look sliding-piece attacks up by magic multiplication even
+//!   where PEXT (BMI2) is available. By default PEXT is used on x86-64
+//!   builds with the `bmi2` target feature, magic multiplication elsewhere.
+//!
+//! The library never prints or exits; errors are typed.
+#![deny(missing_docs)]
+
+pub mod attacks;
+pub mod board;
+pub mod movegen;
+pub mod perft;
+pub mod types;
+
+pub use board::{Board, CastlingMode, FenError, FenOptions, PositionError};
+pub use movegen::{MoveList, MoveSet};
+pub use types::*;
