@@ -123,7 +123,6 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
             bench_set_version: version,
             threads: args.threads,
             mode: mode.name().into(),
-            hash: "off".into(),
             repeat: args.repeat,
             warmup: "one pass over all positions one ply shallower".into(),
             positions: entries,

@@ -619,8 +619,6 @@ pub struct BenchReport {
     pub threads: usize,
     /// `bulk` or `full`.
     pub mode: String,
-    /// Hash table state: always `off` (perft here uses no hash table).
-    pub hash: String,
     /// Timed rounds.
     pub repeat: usize,
     /// What ran before timing.

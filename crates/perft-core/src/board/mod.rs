@@ -15,9 +15,7 @@ pub mod zobrist;
 
 use core::fmt;
 
-use crate::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
-};
+use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, Piece, PieceKind, Rank, Square};
 pub(crate) use castling::{king_destination, rook_destination, CastlingConfig};
 pub use fen::truncate_chars;
@@ -236,13 +234,6 @@ impl Board {
         }
     }
 
-    /// Forgets the move history (the position stays). [`Board::unmake`] then
-    /// has nothing to undo, and repetitions before this point are not seen.
-    pub fn clear_history(&mut self) {
-        self.start_ply += self.history.len() as u64;
-        self.history.clear();
-    }
-
     // ---------------------------------------------------------------- attacks
 
     /// Pieces of `by` that attack `sq` when `occupied` holds the blockers.
@@ -256,13 +247,6 @@ impl Board {
             | (rook_attacks(sq, occupied) & rooks)
             | (bishop_attacks(sq, occupied) & bishops))
             & self.by_color[by as usize]
-    }
-
-    /// Whether any piece of `by` attacks `sq` when `occupied` holds the
-    /// blockers.
-    #[inline]
-    pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
-        self.attackers(sq, by, occupied).any()
     }
 
     /// Pieces giving check to the side to move.
@@ -297,24 +281,6 @@ impl Board {
     #[inline]
     pub fn is_check(&self) -> bool {
         self.checkers().any()
-    }
-
-    /// Squares attacked by the pieces of `color` (the squares their pieces
-    /// could capture on).
-    pub fn attacked_squares(&self, color: Color, occupied: Bitboard) -> Bitboard {
-        let mut seen = Bitboard::EMPTY;
-        for sq in self.color(color) {
-            let kind = self.mailbox[sq as usize].map_or(PieceKind::Pawn, Piece::kind);
-            seen |= match kind {
-                PieceKind::Pawn => pawn_attacks(color, sq),
-                PieceKind::Knight => knight_attacks(sq),
-                PieceKind::Bishop => bishop_attacks(sq, occupied),
-                PieceKind::Rook => rook_attacks(sq, occupied),
-                PieceKind::Queen => queen_attacks(sq, occupied),
-                PieceKind::King => king_attacks(sq),
-            };
-        }
-        seen
     }
 
     /// Whether the side to move's pawn on `capturer` may legally capture en

@@ -6,7 +6,7 @@
 //! its legality. The en-passant capture, rare and subtle (a discovered check
 //! along the rank), is tested by simulating the resulting occupancy.
 //!
-//! The generator is generic over a [`Sink`] so that counting leaves costs a
+//! The generator is generic over a `Sink` so that counting leaves costs a
 //! popcount per set, while a [`MoveList`] expands sets into moves. Moves come
 //! in Stockfish's order (pawns, knights, bishops, rooks, queens, king,
 //! castling), so divides read alike.
@@ -136,7 +136,7 @@ const fn max_legal_moves_bound() -> usize {
 /// A stack-allocated list of moves, large enough for any accepted position.
 pub type MoveList = ArrayVec<Move, MAX_LEGAL_MOVES>;
 
-/// What a set of pawn moves handed to a [`Sink`] is.
+/// What a set of pawn moves handed to a `Sink` is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum PawnMoves {
     /// One-square pushes not reaching the last rank.

@@ -3,7 +3,7 @@
 use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
-use crate::types::{Color, Square};
+use crate::types::Square;
 
 /// A set of squares; bit `n` is set when [`Square`] `n` is in the set.
 ///
@@ -89,33 +89,6 @@ impl Bitboard {
     pub const fn without(self, square: Square) -> Self {
         Self(self.0 & !(1 << square as u8))
     }
-
-    /// Shifted one rank towards the eighth rank.
-    #[inline(always)]
-    pub const fn north(self) -> Self {
-        Self(self.0 << 8)
-    }
-
-    /// Shifted one rank towards the first rank.
-    #[inline(always)]
-    pub const fn south(self) -> Self {
-        Self(self.0 >> 8)
-    }
-
-    /// Shifted one rank forward from `color`'s point of view.
-    #[inline(always)]
-    pub const fn forward(self, color: Color) -> Self {
-        match color {
-            Color::White => self.north(),
-            Color::Black => self.south(),
-        }
-    }
-
-    /// Mirrored vertically (rank 1 <-> rank 8).
-    #[inline(always)]
-    pub const fn flip_ranks(self) -> Self {
-        Self(self.0.swap_bytes())
-    }
 }
 
 impl IntoIterator for Bitboard {
@@ -154,19 +127,6 @@ impl Iterator for Squares {
 }
 
 impl ExactSizeIterator for Squares {}
-
-impl DoubleEndedIterator for Squares {
-    #[inline]
-    fn next_back(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            None
-        } else {
-            let index = 63 - self.0.leading_zeros() as usize;
-            self.0 &= !(1 << index);
-            Some(Square::from_bits_masked(index as u32))
-        }
-    }
-}
 
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Self {

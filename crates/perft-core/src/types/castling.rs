@@ -82,12 +82,6 @@ impl CastlingRights {
     pub const fn bits(self) -> u8 {
         self.0
     }
-
-    /// Rights from a 4-bit number; higher bits are ignored.
-    #[inline(always)]
-    pub const fn from_bits(bits: u8) -> Self {
-        Self(bits & 15)
-    }
 }
 
 impl fmt::Debug for CastlingRights {
