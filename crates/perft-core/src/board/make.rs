@@ -85,7 +85,7 @@ impl Board {
                     state.key ^= keys.piece(victim, to);
                     captured = Some(victim);
                 }
-                let promoted = Piece::new(us, promotion_kind(mv.kind()));
+                let promoted = Piece::new(us, promoted_kind(mv));
                 self.remove_piece(piece, from);
                 self.put_piece(promoted, to);
                 state.key ^= keys.piece(piece, from) ^ keys.piece(promoted, to);
@@ -171,7 +171,7 @@ impl Board {
                 if let Some(victim) = self.mailbox[to as usize] {
                     key ^= keys.piece(victim, to);
                 }
-                key ^= keys.piece(piece, from) ^ keys.piece(Piece::new(us, promotion_kind(mv.kind())), to);
+                key ^= keys.piece(piece, from) ^ keys.piece(Piece::new(us, promoted_kind(mv)), to);
             }
         }
         let rights = self.state.castling;
@@ -218,7 +218,7 @@ impl Board {
             | MoveKind::PromoteBishop
             | MoveKind::PromoteRook
             | MoveKind::PromoteQueen => {
-                self.remove_piece(Piece::new(us, promotion_kind(mv.kind())), to);
+                self.remove_piece(Piece::new(us, promoted_kind(mv)), to);
                 self.put_piece(Piece::new(us, PieceKind::Pawn), from);
                 if let Some(victim) = entry.captured {
                     self.put_piece(victim, to);
@@ -230,12 +230,8 @@ impl Board {
     }
 }
 
+/// The piece a promotion move makes (called on promotions only).
 #[inline(always)]
-fn promotion_kind(kind: MoveKind) -> PieceKind {
-    match kind {
-        MoveKind::PromoteKnight => PieceKind::Knight,
-        MoveKind::PromoteBishop => PieceKind::Bishop,
-        MoveKind::PromoteRook => PieceKind::Rook,
-        _ => PieceKind::Queen,
-    }
+fn promoted_kind(mv: Move) -> PieceKind {
+    mv.promotion().unwrap_or(PieceKind::Queen)
 }
