@@ -356,7 +356,8 @@ impl Board {
         for color in Color::ALL {
             for side in CastlingSide::ALL {
                 if let Some(rook) = self.castling_rook(color, side) {
-                    let c = if self.is_chess960() && !(xfen && self.is_outermost_rook(color, side, rook)) {
+                    let c = if self.is_chess960() && !(xfen && self.outermost_rook(color, side) == Some(rook))
+                    {
                         rook.file().to_char()
                     } else {
                         match side {
@@ -382,15 +383,19 @@ impl Board {
 }
 
 impl Board {
-    /// Whether no other rook of `color` stands beyond `rook` on its side
-    /// of the king (X-FEN writes such a right as `K`/`Q`).
-    fn is_outermost_rook(&self, color: Color, side: CastlingSide, rook: Square) -> bool {
-        let rank = rook.rank();
-        let beyond = |sq: Square| match side {
-            CastlingSide::King => sq.file() > rook.file(),
-            CastlingSide::Queen => sq.file() < rook.file(),
-        };
-        !self.colored(color, PieceKind::Rook).into_iter().any(|sq| sq.rank() == rank && beyond(sq))
+    /// The rook an X-FEN `K`/`Q` (`k`/`q`) names: `color`'s rook on its
+    /// king's rank farthest from the king on `side`, if any.
+    pub(crate) fn outermost_rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        let king = self.king(color);
+        let rooks = self.colored(color, PieceKind::Rook) & king.rank().bitboard();
+        let beyond = rooks.into_iter().filter(|r| match side {
+            CastlingSide::King => r.file() > king.file(),
+            CastlingSide::Queen => r.file() < king.file(),
+        });
+        match side {
+            CastlingSide::King => beyond.max(),
+            CastlingSide::Queen => beyond.min(),
+        }
     }
 }
 

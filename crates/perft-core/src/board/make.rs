@@ -106,8 +106,7 @@ impl Board {
 
         if mv.kind() == MoveKind::DoublePush {
             let ep = Square::from_bits_masked((from as u32 + to as u32) / 2);
-            let capturers = pawn_attacks(us, ep) & self.colored(them, PieceKind::Pawn);
-            if capturers.any() && capturers.into_iter().any(|c| self.ep_capture_is_legal(c, ep)) {
+            if self.any_legal_ep_capture(ep) {
                 state.en_passant = Some(ep);
                 state.key ^= keys.en_passant(ep.file());
             }

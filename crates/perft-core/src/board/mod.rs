@@ -16,6 +16,7 @@ pub mod zobrist;
 use core::fmt;
 
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::movegen::Position;
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, Piece, PieceKind, Rank, Square};
 pub(crate) use castling::{king_destination, rook_destination, CastlingConfig};
 pub use fen::truncate_chars;
@@ -283,22 +284,14 @@ impl Board {
         self.checkers().any()
     }
 
-    /// Whether the side to move's pawn on `capturer` may legally capture en
-    /// passant onto `ep`: the capture must not leave its king attacked. Does
-    /// not read the state, so `make` can call it before the state is final.
-    pub(crate) fn ep_capture_is_legal(&self, capturer: Square, ep: Square) -> bool {
-        let us = self.side_to_move;
-        let victim = ep.xor(8);
-        let occupied = (self.occupied() ^ capturer.bitboard() ^ victim.bitboard()) | ep.bitboard();
-        let attackers = self.attackers(self.king(us), !us, occupied).without(victim);
-        attackers.is_empty()
-    }
-
-    /// Whether the side to move has a legal en-passant capture onto `ep`.
+    /// Whether the side to move has a legal en-passant capture onto `ep`
+    /// ([`Position::ep_capture_is_legal`], the generator's test). Reads
+    /// pieces and side only, not the state, so `make` can call it before
+    /// the state is final.
     pub(crate) fn any_legal_ep_capture(&self, ep: Square) -> bool {
         let us = self.side_to_move;
         let capturers = pawn_attacks(!us, ep) & self.colored(us, PieceKind::Pawn);
-        capturers.into_iter().any(|c| self.ep_capture_is_legal(c, ep))
+        capturers.into_iter().any(|c| Position::ep_capture_is_legal(self, c, ep))
     }
 
     // ---------------------------------------------------------- keys, checks

@@ -163,17 +163,7 @@ fn resolve_castling(board: &Board, setup: &Setup, problems: &mut Vec<Problem>) -
         }
         let rooks = board.colored(color, PieceKind::Rook) & back_rank.bitboard();
         let resolved = match token {
-            CastlingToken::Outermost(side) => {
-                let candidates = rooks.into_iter().filter(|r| match side {
-                    CastlingSide::King => r.file() > king.file(),
-                    CastlingSide::Queen => r.file() < king.file(),
-                });
-                let rook = match side {
-                    CastlingSide::King => candidates.max(),
-                    CastlingSide::Queen => candidates.min(),
-                };
-                rook.map(|r| (side, r))
-            }
+            CastlingToken::Outermost(side) => board.outermost_rook(color, side).map(|r| (side, r)),
             CastlingToken::File(file) => {
                 needs_960 = true;
                 let sq = Square::new(file, back_rank);

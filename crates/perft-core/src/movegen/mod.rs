@@ -100,10 +100,6 @@ impl Position for Board {
     fn is_chess960(&self) -> bool {
         Board::is_chess960(self)
     }
-    #[inline(always)]
-    fn ep_capture_is_legal(&self, capturer: Square, ep: Square) -> bool {
-        Board::ep_capture_is_legal(self, capturer, ep)
-    }
 }
 
 /// An upper bound on the number of legal moves in any position a board

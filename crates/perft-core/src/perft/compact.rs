@@ -195,19 +195,19 @@ const fn sides<const WHITE: bool>() -> (Color, Color) {
 pub(crate) fn count(position: &Compact, depth: u32) -> u64 {
     debug_assert!((1..=U64_SAFE_DEPTH).contains(&depth));
     match position.side_to_move {
-        Color::White => count_for::<true>(position, depth),
-        Color::Black => count_for::<false>(position, depth),
+        Color::White => subtree::<true>(position, depth),
+        Color::Black => subtree::<false>(position, depth),
     }
 }
 
+/// Leaves `depth` (at least 1) plies below `position`, `WHITE` to move.
 #[inline(always)]
-fn count_for<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
+fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 1 {
-        return leaves::<WHITE>(position);
+        leaves::<WHITE>(position)
+    } else {
+        interior::<WHITE>(position, depth)
     }
-    let mut descend = Descend::<WHITE> { parent: position, depth: depth - 1, nodes: 0 };
-    generate_for::<_, _, WHITE>(position, &mut descend);
-    descend.nodes
 }
 
 /// The legal moves of `position`, counted by set sizes. A function of its
@@ -218,6 +218,15 @@ fn leaves<const WHITE: bool>(position: &Compact) -> u64 {
     let mut counter = Counter(0);
     generate_for::<_, _, WHITE>(position, &mut counter);
     counter.0
+}
+
+/// Leaves `depth` (at least 2) plies below `position`: every child made
+/// and counted. Not inlined, so the recursion has one frame per ply.
+#[inline(never)]
+fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
+    let mut descend = Descend::<WHITE> { parent: position, depth: depth - 1, nodes: 0 };
+    generate_for::<_, _, WHITE>(position, &mut descend);
+    descend.nodes
 }
 
 /// Makes each move it is handed and counts the child's subtree.
@@ -232,20 +241,9 @@ impl<const WHITE: bool> Descend<'_, '_, WHITE> {
     #[inline(always)]
     fn child(&mut self, child: &Compact) {
         // The other side moves next: the other instance of the recursion.
-        self.nodes += match (WHITE, self.depth) {
-            (true, 1) => leaves::<false>(child),
-            (false, 1) => leaves::<true>(child),
-            (true, _) => count_next::<false>(child, self.depth),
-            (false, _) => count_next::<true>(child, self.depth),
-        };
+        self.nodes +=
+            if WHITE { subtree::<false>(child, self.depth) } else { subtree::<true>(child, self.depth) };
     }
-}
-
-/// [`count_for`] behind a call that is not inlined, so the recursion has
-/// one frame per ply.
-#[inline(never)]
-fn count_next<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
-    count_for::<WHITE>(position, depth)
 }
 
 impl<const WHITE: bool> Sink for Descend<'_, '_, WHITE> {
