@@ -117,7 +117,8 @@ pub enum BisectError {
     /// The engine failed while being asked.
     #[error("the engine failed during bisection: {0}")]
     Engine(EngineError),
-    /// The caller's stop flag was raised during our own counts.
+    /// The caller's stop flag was raised, during our own counts or while
+    /// the engine counted.
     #[error("stopped by an interrupt")]
     Interrupted,
     /// The engine's count agreed with ours when asked again.
@@ -134,7 +135,10 @@ pub enum BisectError {
 // error chains.
 impl From<EngineError> for BisectError {
     fn from(error: EngineError) -> Self {
-        BisectError::Engine(error)
+        match error {
+            EngineError::Interrupted => BisectError::Interrupted,
+            error => BisectError::Engine(error),
+        }
     }
 }
 
@@ -287,13 +291,7 @@ pub fn bisect(
     // The FEN of a node as the engine was given it: the root as written
     // when no moves led there (it may hold an en-passant square our board
     // drops), else ours, keeping a pseudo-legal en-passant square.
-    let node_fen = |node: &Board, path: &[String]| -> String {
-        if path.is_empty() && start.moves.is_empty() {
-            start.fen.clone()
-        } else {
-            node.fen_keeping_en_passant()
-        }
-    };
+    let node_fen = |node: &Board, path: &[String]| position(start, path).fen_only(node);
     let mut path: Vec<String> = Vec::new();
     let mut steps: Vec<BisectStep> = Vec::new();
     let mut depth = depth.max(1);

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bisect::{bisect, BisectError, Bisection};
+use crate::bisect::{bisect, Bisection};
 use crate::engine::{Engine, EngineError, EnginePosition};
 use crate::perft::{count, Mode, Search};
 use crate::report::CheckResult;
@@ -83,8 +83,8 @@ struct Shared<'a> {
     /// Positions (by plan position index) already bisected, and at which
     /// depth.
     bisected: Mutex<HashMap<usize, u32>>,
-    /// Consecutive start-up failures across all jobs, and the last one.
-    startup: Mutex<(usize, Option<String>)>,
+    /// Consecutive start-up failures across all jobs.
+    startup_failures: AtomicUsize,
     unsupported: Mutex<(usize, Option<String>)>,
     abandoned: Mutex<Option<String>>,
     halt: AtomicBool,
@@ -107,7 +107,7 @@ pub fn run_check(
         next: AtomicUsize::new(0),
         results: Mutex::new(vec![None; planned.len()]),
         bisected: Mutex::new(HashMap::new()),
-        startup: Mutex::new((0, None)),
+        startup_failures: AtomicUsize::new(0),
         unsupported: Mutex::new((0, None)),
         abandoned: Mutex::new(None),
         halt: AtomicBool::new(false),
@@ -174,35 +174,12 @@ fn ask(
     reproduce: &(dyn Fn(&PlannedCheck, &Bisection) -> String + Sync),
     progress: &(dyn Fn(CheckEvent) + Sync),
 ) -> Option<CheckResult> {
-    let (expected, expected_from) = match item.expected {
-        Some(n) => (n, ExpectedFrom::File),
-        None => {
-            let search = Search { mode: Mode::Bulk, table: None, stop: options.stop };
-            (count(&item.board, item.depth, &search)?, ExpectedFrom::Perft)
-        }
-    };
     let position = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
     let began = Instant::now();
     let answer = engine.perft(&position, item.depth, options.timeout);
-    let mut result = CheckResult {
-        file: item.file.clone(),
-        line: item.line,
-        id: item.id.clone(),
-        fen: item.fen.clone(),
-        depth: item.depth,
-        expected,
-        expected_from,
-        engine_nodes: None,
-        ok: false,
-        seconds: began.elapsed().as_secs_f64(),
-        error: None,
-        bisection: None,
-        bisection_error: None,
-        bisected_at: None,
-        reproduce: None,
-    };
-    let run = match answer {
-        Ok(run) => run,
+    let seconds = began.elapsed().as_secs_f64();
+    let answer = match answer {
+        Ok(run) => Ok(run),
         // Stopped by a signal: not the engine's fault, not a result.
         Err(EngineError::Interrupted) => return None,
         Err(EngineError::Unsupported(what)) => {
@@ -215,11 +192,36 @@ fn ask(
             if !record_startup(shared, &error) {
                 return None;
             }
-            result.error = Some(error.to_string());
-            return Some(result);
+            Err(error.to_string())
         }
     };
-    *lock(&shared.startup) = (0, None);
+    // Our count only once the engine's answer is worth recording.
+    let (expected, expected_from) = match item.expected {
+        Some(n) => (n, ExpectedFrom::File),
+        None => {
+            let search = Search { mode: Mode::Bulk, table: None, stop: options.stop };
+            (count(&item.board, item.depth, &search)?, ExpectedFrom::Perft)
+        }
+    };
+    let mut result = CheckResult {
+        file: item.file.clone(),
+        line: item.line,
+        id: item.id.clone(),
+        fen: item.fen.clone(),
+        depth: item.depth,
+        expected,
+        expected_from,
+        engine_nodes: None,
+        ok: false,
+        seconds,
+        error: answer.as_ref().err().cloned(),
+        bisection: None,
+        bisection_error: None,
+        bisected_at: None,
+        reproduce: None,
+    };
+    let Ok(run) = answer else { return Some(result) };
+    shared.startup_failures.store(0, Ordering::Relaxed);
     result.engine_nodes = Some(run.nodes);
     result.ok = run.nodes == expected;
     if result.ok {
@@ -242,9 +244,6 @@ fn ask(
             result.reproduce = Some(reproduce(item, &bisection));
             result.bisection = Some(bisection);
         }
-        Err(BisectError::Engine(EngineError::Interrupted) | BisectError::Interrupted) => {
-            result.bisection_error = Some("stopped by an interrupt".into())
-        }
         Err(e) => result.bisection_error = Some(e.to_string()),
     }
     Some(result)
@@ -254,20 +253,19 @@ fn ask(
 /// result should still be recorded (false once the engine is given up).
 fn record_startup(shared: &Shared, error: &EngineError) -> bool {
     if !error.is_startup() {
-        *lock(&shared.startup) = (0, None);
+        shared.startup_failures.store(0, Ordering::Relaxed);
         return true;
     }
     let mut abandoned = lock(&shared.abandoned);
     if abandoned.is_some() {
         return false;
     }
-    let mut startup = lock(&shared.startup);
-    startup.0 += 1;
-    startup.1 = Some(error.to_string());
+    // Counted under the `abandoned` lock, so jobs take turns here.
+    let failures = shared.startup_failures.fetch_add(1, Ordering::Relaxed) + 1;
     // A program that cannot be started at all will not start next time.
-    if error.is_unstartable() || startup.0 >= MAX_STARTUP_FAILURES {
-        let times =
-            if error.is_unstartable() { String::new() } else { format!(" {} times in a row", startup.0) };
+    let unstartable = error.is_unstartable();
+    if unstartable || failures >= MAX_STARTUP_FAILURES {
+        let times = if unstartable { String::new() } else { format!(" {failures} times in a row") };
         let first_line = error.to_string().lines().next().unwrap_or_default().to_string();
         *abandoned = Some(format!("failed to start{times}; not asked again ({first_line})"));
         shared.halt.store(true, Ordering::Relaxed);

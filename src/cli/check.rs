@@ -135,7 +135,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     );
     // Our counts (references, bisections) run on the global pool, from
     // every engine job's thread.
-    let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(16 << 20).build_global();
+    let _ = perft::perft::pool_builder(threads).build_global();
     let engine_options = output::engine_options(None, args.handshake_timeout)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {

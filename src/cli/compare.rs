@@ -140,7 +140,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         match (&r.problem, r.nodes_per_second) {
             // A failure or skip says why, instead of a row of dashes.
             (Some(problem), None) => {
-                row.push(Cell::new(output::truncate(problem.lines().next().unwrap_or(""), 32)))
+                row.push(Cell::new(perft::board::truncate_chars(problem.lines().next().unwrap_or(""), 32)))
             }
             _ => row.extend([
                 right(r.nodes.map_or("-".into(), |n| n.to_string())),

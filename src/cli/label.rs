@@ -12,7 +12,7 @@ use perft::suite::{label, load_suite_file};
 
 use super::args::LabelArgs;
 use super::output;
-use super::{exit_status, interrupted, INTERRUPTED};
+use super::{exit_status, interrupted, interrupted_status, INTERRUPTED};
 
 pub fn label_command(args: LabelArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
@@ -87,7 +87,7 @@ pub fn label_command(args: LabelArgs) -> Result<u8> {
     }
     if interrupted() {
         writeln!(stderr, "interrupted: nothing written")?;
-        return Ok(exit_status(false, false, true));
+        return Ok(interrupted_status());
     }
     match &args.out {
         Some(path) => {

@@ -185,15 +185,6 @@ pub fn location(file: &str, line: usize) -> String {
     }
 }
 
-/// At most `max` characters of `text`, with `…` when cut.
-pub fn truncate(text: &str, max: usize) -> String {
-    let mut out: String = text.chars().take(max).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
-}
-
 /// Unreadable lines printed per file; the rest are counted.
 const PRINTED_ERRORS_PER_FILE: usize = 10;
 

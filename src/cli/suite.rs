@@ -59,9 +59,10 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     let total_checks = plan.checks();
     let total_positions = plan.positions_to_check();
 
-    let shift = output::progress_shift(plan.expected_nodes());
+    let expected_nodes = plan.expected_nodes();
+    let shift = output::progress_shift(expected_nodes);
     let bar = output::progress_bar(
-        output::progress_units(plan.expected_nodes(), shift),
+        output::progress_units(expected_nodes, shift),
         "{spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% {msg} ETA {eta}",
         true,
     );

@@ -72,6 +72,12 @@ impl AnswerFormat {
         Ok(regex)
     }
 
+    /// Both patterns for an answer at `depth`: the total, and the custom
+    /// divide pattern if any.
+    pub(crate) fn regexes(&self, depth: u32) -> Result<(Regex, Option<Regex>), PatternError> {
+        Ok((self.total_regex(depth)?, self.divide_regex()?))
+    }
+
     /// The custom divide pattern, if any.
     pub(crate) fn divide_regex(&self) -> Result<Option<Regex>, PatternError> {
         let Some(pattern) = &self.divide else { return Ok(None) };

@@ -43,22 +43,19 @@ impl CommandEngine {
         self
     }
 
-    /// The FEN after the position's moves: command-line programs take a FEN
-    /// only, unless the template has a `{moves}` placeholder. The
-    /// en-passant square is kept whenever a pawn could capture
-    /// pseudo-legally: an engine that tests legality only after generating
-    /// needs it to show its bug.
+    /// The FEN for `{fen}`: the root as written when the template has a
+    /// `{moves}` placeholder, else [`EnginePosition::fen_only`].
     fn fen_for(&self, position: &EnginePosition) -> Result<String, EngineError> {
         if position.moves.is_empty() || self.template.iter().any(|w| w.contains("{moves}")) {
             return Ok(position.fen.clone());
         }
         let options = FenOptions { castling: CastlingMode::from_chess960(position.chess960), relaxed: true };
         let mut board =
-            Board::from_fen_with(&position.fen, options).map_err(|e| EngineError::Io(e.to_string()))?;
+            Board::from_fen_with(&position.fen, options).map_err(|e| EngineError::Position(e.to_string()))?;
         for mv in &position.moves {
-            board.play_uci(mv).map_err(|e| EngineError::Io(e.to_string()))?;
+            board.play_uci(mv).map_err(|e| EngineError::Position(e.to_string()))?;
         }
-        Ok(board.fen_keeping_en_passant())
+        Ok(position.fen_only(&board))
     }
 }
 
@@ -87,10 +84,7 @@ impl Engine for CommandEngine {
             .map(|w| w.replace("{depth}", &depth_text).replace("{fen}", &fen).replace("{moves}", &moves))
             .collect();
         let (program, args) = words.split_first().expect("spec has a program");
-        let (total, divide) = match (self.format.total_regex(depth), self.format.divide_regex()) {
-            (Ok(total), Ok(divide)) => (total, divide),
-            (Err(e), _) | (_, Err(e)) => return Err(EngineError::Io(e.to_string())),
-        };
+        let (total, divide) = self.format.regexes(depth).map_err(EngineError::Pattern)?;
 
         let start = Instant::now();
         let deadline = start + timeout;
@@ -100,10 +94,6 @@ impl Engine for CommandEngine {
         let mut lines: VecDeque<String> = VecDeque::new();
         let mut kept_bytes = 0;
         let mut divide = DivideReader::new(divide);
-        let failure = |process: &mut Process, error: fn(String) -> EngineError| {
-            process.kill();
-            Err(error(process.tail()))
-        };
         loop {
             match process.next_line(deadline) {
                 Next::Line(line) => {
@@ -115,28 +105,24 @@ impl Engine for CommandEngine {
                     }
                 }
                 Next::Closed => break,
-                Next::Timeout => {
+                Next::Cut(cut) => {
                     process.kill();
-                    return Err(EngineError::Timeout {
-                        seconds: timeout.as_secs_f64(),
-                        output: process.tail(),
-                    });
+                    return Err(cut.error(&process, timeout));
                 }
-                Next::Flood => return failure(&mut process, |output| EngineError::Flood { output }),
-                Next::Stopped => return failure(&mut process, |_| EngineError::Interrupted),
             }
         }
         // Output closed: the program has exited (or is about to).
-        let Some(status) = process.wait(deadline) else {
-            process.kill();
-            if self.stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
-                return Err(EngineError::Interrupted);
+        let status = match process.wait(deadline) {
+            Ok(status) => status,
+            Err(cut) => {
+                process.kill();
+                return Err(cut.error(&process, timeout));
             }
-            return Err(EngineError::Timeout { seconds: timeout.as_secs_f64(), output: process.tail() });
         };
         let seconds = start.elapsed().as_secs_f64();
-        if !status.success() {
-            return Err(EngineError::Exited { status: status.to_string(), output: process.tail() });
+        if !status.is_some_and(|s| s.success()) {
+            let status = status.map_or("status unknown".into(), |s| s.to_string());
+            return Err(EngineError::Exited { status, output: process.tail() });
         }
         let mut output = String::with_capacity(kept_bytes);
         for line in &lines {

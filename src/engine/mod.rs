@@ -14,6 +14,7 @@ mod process;
 mod spec;
 mod uci;
 
+use crate::board::Board;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -38,6 +39,19 @@ impl EnginePosition {
     /// A position without moves.
     pub fn new(fen: impl Into<String>, chess960: bool) -> Self {
         EnginePosition { fen: fen.into(), moves: Vec::new(), chess960 }
+    }
+
+    /// The FEN an engine that takes a FEN only is given for this position,
+    /// `reached` being the board after the moves: the FEN as written when
+    /// there are none, else ours with the en-passant square kept whenever a
+    /// pawn could capture pseudo-legally (an engine that tests legality
+    /// only after generating needs it to show its bug).
+    pub fn fen_only(&self, reached: &Board) -> String {
+        if self.moves.is_empty() {
+            self.fen.clone()
+        } else {
+            reached.fen_keeping_en_passant()
+        }
     }
 }
 
@@ -106,6 +120,13 @@ pub enum EngineError {
     /// Talking to it failed.
     #[error("i/o error talking to it: {0}")]
     Io(String),
+    /// A pattern for reading its answers is unusable.
+    #[error("{0}")]
+    Pattern(PatternError),
+    /// The position could not be written for it (a FEN or a move that
+    /// does not read).
+    #[error("cannot write the position for it: {0}")]
+    Position(String),
 }
 
 /// A hint when an engine printed numbers but no total the pattern knows.

@@ -21,6 +21,8 @@ use std::sync::Mutex;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::EngineError;
+
 /// Longest line kept; the rest of a longer line is dropped.
 const MAX_LINE: usize = 16 * 1024;
 /// Lines of output kept for error messages.
@@ -91,12 +93,31 @@ pub(crate) enum Next {
     Line(String),
     /// Standard output closed: the process ended or closed it.
     Closed,
+    /// The wait was cut short.
+    Cut(Cut),
+}
+
+/// Why waiting on a process was cut short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cut {
     /// The deadline passed.
     Timeout,
     /// The answer's output passed [`MAX_ANSWER_BYTES`].
     Flood,
     /// The stop flag was raised.
     Stopped,
+}
+
+impl Cut {
+    /// The error of a call cut short this way after `timeout`, with the
+    /// process's last output.
+    pub(crate) fn error(self, process: &Process, timeout: Duration) -> EngineError {
+        match self {
+            Cut::Timeout => EngineError::Timeout { seconds: timeout.as_secs_f64(), output: process.tail() },
+            Cut::Flood => EngineError::Flood { output: process.tail() },
+            Cut::Stopped => EngineError::Interrupted,
+        }
+    }
 }
 
 pub(crate) struct Process {
@@ -318,7 +339,6 @@ impl Process {
     }
 
     /// Marks the process reaped and forgets its group.
-    #[cfg(not(target_os = "linux"))]
     fn reap_bookkeeping(&mut self) {
         let id = self.child.id();
         live_groups().retain(|&g| g != id);
@@ -328,10 +348,8 @@ impl Process {
     /// Kills what is left of the group, then reaps the process.
     fn reap(&mut self) -> Option<ExitStatus> {
         self.kill_group();
-        let id = self.child.id();
-        live_groups().retain(|&g| g != id);
         let status = self.child.wait().ok();
-        self.reaped = true;
+        self.reap_bookkeeping();
         status
     }
 
@@ -352,7 +370,7 @@ impl Process {
         }
         loop {
             if self.stopped() {
-                return Next::Stopped;
+                return Next::Cut(Cut::Stopped);
             }
             if self.leftovers_killed.is_some_and(|at| at.elapsed() > QUIET_AFTER_EXIT) {
                 self.stdout_closed = true;
@@ -369,7 +387,7 @@ impl Process {
                 }
             }
             if now >= deadline {
-                return Next::Timeout;
+                return Next::Cut(Cut::Timeout);
             }
             match self.events.recv_timeout(POLL.min(deadline - now)) {
                 Ok(Event::Stdout(line)) => {
@@ -378,13 +396,13 @@ impl Process {
                     }
                     let flood = self.over_budget(&line);
                     self.remember(&line);
-                    return if flood { Next::Flood } else { Next::Line(line) };
+                    return if flood { Next::Cut(Cut::Flood) } else { Next::Line(line) };
                 }
                 Ok(Event::Stderr(line)) => {
                     let flood = self.over_budget(&line);
                     self.remember(&format!("(stderr) {line}"));
                     if flood {
-                        return Next::Flood;
+                        return Next::Cut(Cut::Flood);
                     }
                 }
                 Ok(Event::StdoutClosed) | Err(RecvTimeoutError::Disconnected) => {
@@ -411,11 +429,16 @@ impl Process {
     /// Waits for the process to exit until `deadline`, keeping its last
     /// output for error messages (and reading on, so a program blocked on
     /// a full pipe can finish); then kills what is left of its group and
-    /// reaps it. `None` if it is still running at the deadline.
-    pub(crate) fn wait(&mut self, deadline: Instant) -> Option<ExitStatus> {
+    /// reaps it. [`Cut::Timeout`] if it is still running at the deadline,
+    /// [`Cut::Stopped`] once the stop flag is raised; `Ok(None)` if it
+    /// exited but could not be reaped.
+    pub(crate) fn wait(&mut self, deadline: Instant) -> Result<Option<ExitStatus>, Cut> {
         while !self.exited() {
-            if Instant::now() >= deadline || self.stopped() {
-                return None;
+            if self.stopped() {
+                return Err(Cut::Stopped);
+            }
+            if Instant::now() >= deadline {
+                return Err(Cut::Timeout);
             }
             self.read_into_tail(Duration::from_millis(1));
         }
@@ -424,7 +447,7 @@ impl Process {
         let until = Instant::now() + FINAL_READ;
         while Instant::now() < until && self.read_into_tail(until.saturating_duration_since(Instant::now())) {
         }
-        self.reap()
+        Ok(self.reap())
     }
 
     /// Stops the process and its group for good.

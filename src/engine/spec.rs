@@ -110,11 +110,6 @@ impl EngineSpec {
         Ok(EngineSpec { protocol, command, format, chess960 })
     }
 
-    /// The program (the first word of the command).
-    pub fn program(&self) -> &str {
-        &self.command[0]
-    }
-
     /// An engine for this spec, set up as `options` say.
     pub fn build(&self, name: &str, options: &EngineOptions) -> Box<dyn Engine> {
         match self.protocol {

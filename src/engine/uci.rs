@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::answer::{find_total, AnswerFormat, DivideReader};
-use super::process::{Next, Process};
+use super::process::{Cut, Next, Process};
 use super::{Engine, EngineError, EnginePosition, EngineRun};
 
 /// A UCI engine (Stockfish or any other that implements `go perft`).
@@ -79,16 +79,14 @@ impl UciEngine {
         let process = self.process.as_mut().expect("started");
         let error = match process.next_line(deadline) {
             Next::Line(line) => return Ok(line),
-            Next::Closed => {
-                let status = process.wait(Instant::now() + Duration::from_secs(1));
-                EngineError::Exited {
-                    status: status.map_or("closed its output".into(), |s| s.to_string()),
+            Next::Closed => match process.wait(Instant::now() + Duration::from_secs(1)) {
+                Err(Cut::Stopped) => EngineError::Interrupted,
+                waited => EngineError::Exited {
+                    status: waited.ok().flatten().map_or("closed its output".into(), |s| s.to_string()),
                     output: process.tail(),
-                }
-            }
-            Next::Timeout => EngineError::Timeout { seconds: timeout.as_secs_f64(), output: process.tail() },
-            Next::Flood => EngineError::Flood { output: process.tail() },
-            Next::Stopped => EngineError::Interrupted,
+                },
+            },
+            Next::Cut(cut) => cut.error(process, timeout),
         };
         Err(self.fail(error))
     }
@@ -163,10 +161,7 @@ impl Engine for UciEngine {
         timeout: Duration,
     ) -> Result<EngineRun, EngineError> {
         let handshake = self.handshake;
-        let (total, divide) = match (self.format.total_regex(depth), self.format.divide_regex()) {
-            (Ok(total), Ok(divide)) => (total, divide),
-            (Err(e), _) | (_, Err(e)) => return Err(EngineError::Io(e.to_string())),
-        };
+        let (total, divide) = self.format.regexes(depth).map_err(EngineError::Pattern)?;
         self.ensure_started(handshake)?;
         if position.chess960 && !self.offers_chess960 {
             return Err(EngineError::Unsupported(

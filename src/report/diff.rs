@@ -142,15 +142,21 @@ pub fn diff_bench(
     threshold: f64,
     force: bool,
 ) -> Result<DiffOutcome, Incomparable> {
-    if old.bench_set_version != new.bench_set_version && !force {
-        return Err(incomparable(
-            "bench set version",
-            &old.bench_set_version,
-            &new.bench_set_version,
-            SPEEDS,
+    let mut outcome = DiffOutcome::default();
+    if old.bench_set_version != new.bench_set_version {
+        if !force {
+            return Err(incomparable(
+                "bench set version",
+                &old.bench_set_version,
+                &new.bench_set_version,
+                SPEEDS,
+            ));
+        }
+        outcome.notes.push(format!(
+            "the bench set versions differ ({} vs {}); compared anyway (--force)",
+            old.bench_set_version, new.bench_set_version
         ));
     }
-    let mut outcome = DiffOutcome::default();
     for o in &old.positions {
         let Some(n) = new.positions.iter().find(|n| n.fen == o.fen && n.depth == o.depth) else {
             outcome.notes.push(format!("{} (depth {}) is only in the old report", o.id, o.depth));

@@ -327,11 +327,6 @@ impl SuitePlan {
         self.error_counts.values().sum()
     }
 
-    /// Number of unusable lines (or 1 for an unusable file) per file.
-    pub fn error_counts(&self) -> &BTreeMap<String, usize> {
-        &self.error_counts
-    }
-
     /// Number of positions with at least one check to run.
     pub fn positions_to_check(&self) -> usize {
         self.checks_per_position.len()

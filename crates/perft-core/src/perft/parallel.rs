@@ -233,7 +233,14 @@ pub fn with_threads<T: Send>(
 /// # Errors
 /// If the operating system refuses to start the threads.
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    pool_builder(threads).build()
+}
+
+/// The settings of every pool that counts: `threads` threads, clamped to 1
+/// to [`MAX_THREADS`], and stacks deep enough for any count (for a global
+/// pool, `pool_builder(n).build_global()`).
+pub fn pool_builder(threads: usize) -> rayon::ThreadPoolBuilder {
     // 16 MiB of stack (reserved, touched only as used): a count to
     // `MAX_DEPTH` nests one parallel level per ply.
-    rayon::ThreadPoolBuilder::new().num_threads(threads.clamp(1, MAX_THREADS)).stack_size(16 << 20).build()
+    rayon::ThreadPoolBuilder::new().num_threads(threads.clamp(1, MAX_THREADS)).stack_size(16 << 20)
 }
