@@ -40,6 +40,7 @@ pub mod bisect;
 pub mod chart;
 pub mod check;
 pub mod compare;
+pub mod distributed;
 pub mod engine;
 pub mod perft;
 pub mod report;

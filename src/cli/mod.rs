@@ -6,12 +6,15 @@ mod check;
 mod compare;
 mod diff;
 mod label;
+mod merge;
 mod output;
 mod perftree;
 mod report;
 mod run;
+mod split;
 mod suite;
 mod uci;
+mod unit;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -29,6 +32,8 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_MISMATCH: u8 = 1;
 /// Exit status: bad input or usage (unreadable files, malformed FEN, bad options).
 pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit status of `merge`: units are missing or invalid (run them again).
+pub const EXIT_INCOMPLETE: u8 = 3;
 /// The signals handled like Ctrl-C: what `timeout`, CI cancellation,
 /// `docker stop`, Slurm and a closed terminal send.
 const STOP_SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
@@ -132,6 +137,9 @@ pub fn main() -> ExitCode {
         Command::Perftree(args) => perftree::perftree(args),
         Command::Uci => uci::uci(),
         Command::Label(args) => label::label_command(args),
+        Command::Split(args) => split::split(args),
+        Command::Unit(args) => unit::unit(args),
+        Command::Merge(args) => merge::merge(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

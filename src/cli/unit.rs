@@ -1,0 +1,77 @@
+//! `perft unit`: counts one unit of a plan.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use perft::distributed::unit::{resolve_index, run_unit, UnitOutcome, UnitRequest};
+use perft::distributed::Keys;
+
+use super::args::UnitArgs;
+use super::{interrupted_status, output, EXIT_OK, INTERRUPTED};
+
+pub fn unit(args: UnitArgs) -> Result<u8> {
+    let threads = output::threads(args.threads)?;
+    let keys = Keys::new(args.keys)?;
+    let index = resolve_index(args.index.as_deref(), |name| std::env::var(name).ok())?;
+    if args.hash > 0 {
+        output::check_memory(args.hash, args.hash)?;
+    }
+    let request = UnitRequest {
+        plan: &args.plan,
+        index: index.clone(),
+        keys,
+        hash_mb: args.hash,
+        threads,
+        stop: Some(&INTERRUPTED),
+    };
+    let outcome = run_unit(&request)
+        .with_context(|| format!("unit {} of {} (from {})", index.index, args.plan.display(), index.name))?;
+    let mut out = std::io::stdout().lock();
+    match outcome {
+        UnitOutcome::AlreadyDone { path, result } => {
+            writeln!(
+                out,
+                "unit {} (keys {keys}): already done ({} positions, total {}): {}; nothing to count",
+                result.index,
+                result.positions,
+                result.total,
+                path.display()
+            )?;
+            Ok(EXIT_OK)
+        }
+        UnitOutcome::Finished { path, result, notes } => {
+            for note in notes {
+                writeln!(out, "note: {note}")?;
+            }
+            let resumed = match result.resumed_positions {
+                0 => String::new(),
+                n => format!(", {n} taken from the journal"),
+            };
+            writeln!(
+        out,
+                "unit {} (keys {keys}): {} positions counted {} plies deep: total {} in {:.3} s ({} thread{}, hash {} MB{resumed})",
+                result.index,
+                result.positions,
+                result.depth,
+                result.total,
+                result.seconds,
+                result.threads,
+                if result.threads == 1 { "" } else { "s" },
+                result.hash_mb,
+            )?;
+            writeln!(out, "Result: {}", path.display())?;
+            Ok(EXIT_OK)
+        }
+        UnitOutcome::Interrupted { journal, done, positions, notes } => {
+            for note in notes {
+                writeln!(out, "note: {note}")?;
+            }
+            writeln!(
+        out,
+                "interrupted: {done} of {positions} positions finished, journaled in {}; the same command resumes",
+                journal.display()
+            )?;
+            Ok(interrupted_status())
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! The journal of a unit being counted: one line per finished position,
+//! appended and flushed as it finishes, so a unit stopped by preemption
+//! (SIGTERM), a kill or a crash resumes where it stopped.
+//!
+//! ```text
+//! perft-unit-journal 1 plan 3f0c... unit 9a41... index 17 keys 1 depth 6
+//! 0 1834561 5e0b7c1a2f3d4e5f
+//! 2 2209337 c0ffee0011223344
+//! ```
+//!
+//! A record is `position count check`, `check` the first 16 hex digits of
+//! the SHA-256 of `position count`. A record that does not check (a torn
+//! last line, a flipped bit, an edit) or names a position twice with two
+//! counts is dropped with a note and its position counted again. A journal
+//! whose header is for another plan, unit, key set or depth is set aside
+//! (renamed `.old`) and the unit starts afresh.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::{Checksum, DistError, Keys, UnitIndex, FORMAT};
+
+/// What a unit journal belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JournalId {
+    /// The plan's checksum.
+    pub plan: Checksum,
+    /// The unit file's checksum.
+    pub unit: Checksum,
+    /// The unit.
+    pub index: UnitIndex,
+    /// The key set.
+    pub keys: Keys,
+    /// The depth counted below each position.
+    pub depth: u32,
+}
+
+impl JournalId {
+    fn header(&self) -> String {
+        format!(
+            "perft-unit-journal {FORMAT} plan {} unit {} index {} keys {} depth {}",
+            self.plan, self.unit, self.index, self.keys, self.depth
+        )
+    }
+}
+
+fn check(body: &str) -> String {
+    Checksum::of(body.as_bytes()).0[..16].to_string()
+}
+
+/// An open unit journal: what it already held, and appends from any thread.
+pub struct UnitJournal {
+    path: PathBuf,
+    file: Mutex<File>,
+    /// Counts already recorded, by position (line of the unit, from 0).
+    pub done: BTreeMap<usize, u128>,
+    /// What was dropped or set aside, one note each.
+    pub notes: Vec<String>,
+}
+
+impl UnitJournal {
+    /// Opens (or starts) the journal at `path` for `id`, for a unit of
+    /// `positions` positions.
+    ///
+    /// # Errors
+    /// An I/O error.
+    pub fn open(path: &Path, id: &JournalId, positions: usize) -> Result<UnitJournal, DistError> {
+        let io = DistError::io(path);
+        let header = id.header();
+        let mut notes = Vec::new();
+        let mut done = BTreeMap::new();
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                if text.lines().next().map(str::trim_end) == Some(header.as_str()) {
+                    done = read_records(&text, positions, &mut notes);
+                } else {
+                    let old = path.with_extension("journal.old");
+                    std::fs::rename(path, &old).map_err(DistError::io(path))?;
+                    notes.push(format!(
+                        "{} belongs to another plan, unit, key set or depth; set aside as {} and starting afresh",
+                        path.display(),
+                        old.display()
+                    ));
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io(e)),
+        }
+        // Rewrite it with the usable records only (atomically), so damage is
+        // met once and appends start on a fresh line.
+        let mut text = format!("{header}\n");
+        for (position, count) in &done {
+            let body = format!("{position} {count}");
+            text.push_str(&format!("{body} {}\n", check(&body)));
+        }
+        crate::report::write_atomic(path, text.as_bytes()).map_err(DistError::io(path))?;
+        let file = OpenOptions::new().append(true).open(path).map_err(DistError::io(path))?;
+        Ok(UnitJournal { path: path.to_path_buf(), file: Mutex::new(file), done, notes })
+    }
+
+    /// Appends one finished position and hands it to the operating system.
+    ///
+    /// # Errors
+    /// An I/O error.
+    pub fn record(&self, position: usize, count: u128) -> Result<(), DistError> {
+        let body = format!("{position} {count}");
+        let line = format!("{body} {}\n", check(&body));
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        file.write_all(line.as_bytes()).map_err(DistError::io(&self.path))
+    }
+
+    /// Flushes the journal to disk.
+    ///
+    /// # Errors
+    /// An I/O error.
+    pub fn sync(&self) -> Result<(), DistError> {
+        self.file.lock().unwrap_or_else(|e| e.into_inner()).sync_all().map_err(DistError::io(&self.path))
+    }
+}
+
+/// The usable records of a journal's text (after its header).
+fn read_records(text: &str, positions: usize, notes: &mut Vec<String>) -> BTreeMap<usize, u128> {
+    let mut done: BTreeMap<usize, u128> = BTreeMap::new();
+    let mut conflicting = Vec::new();
+    for (i, raw) in text.split_inclusive('\n').enumerate().skip(1) {
+        let number = i + 1;
+        if !raw.ends_with('\n') {
+            notes.push(format!(
+                "journal line {number}: incomplete last record dropped; its position is counted again"
+            ));
+            break;
+        }
+        let parsed = raw.trim_end().rsplit_once(' ').filter(|(body, sum)| check(body) == *sum).and_then(
+            |(body, _)| {
+                let (position, count) = body.split_once(' ')?;
+                Some((position.parse::<usize>().ok()?, count.parse::<u128>().ok()?))
+            },
+        );
+        match parsed {
+            Some((position, count)) if position < positions => match done.get(&position) {
+                Some(&earlier) if earlier != count => {
+                    notes.push(format!(
+                        "journal line {number}: position {position} recorded twice with different counts \
+                         ({earlier} and {count}); it is counted again"
+                    ));
+                    conflicting.push(position);
+                }
+                _ => {
+                    done.insert(position, count);
+                }
+            },
+            _ => notes
+                .push(format!("journal line {number} is damaged; skipped, its position is counted again")),
+        }
+    }
+    for position in conflicting {
+        done.remove(&position);
+    }
+    done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_damage_and_foreign_headers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("unit-000000.k1.journal");
+        let id = JournalId {
+            plan: Checksum::of(b"plan"),
+            unit: Checksum::of(b"unit"),
+            index: UnitIndex(0),
+            keys: Keys::PRIMARY,
+            depth: 3,
+        };
+        let journal = UnitJournal::open(&path, &id, 10).unwrap();
+        assert!(journal.done.is_empty() && journal.notes.is_empty());
+        for (position, count) in [(0, 100), (3, 300), (5, 500)] {
+            journal.record(position, count).unwrap();
+        }
+        drop(journal);
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(UnitJournal::open(&path, &id, 10).unwrap().done.len(), 3);
+        // An edited count, a torn last line and a position past the unit.
+        text = text.replacen("3 300 ", "3 301 ", 1);
+        let body = "12 7";
+        text.push_str(&format!("{body} {}\n9 90", check(body)));
+        std::fs::write(&path, &text).unwrap();
+        let journal = UnitJournal::open(&path, &id, 10).unwrap();
+        assert_eq!(journal.done.keys().copied().collect::<Vec<_>>(), vec![0, 5]);
+        assert_eq!(journal.notes.len(), 3, "{:?}", journal.notes);
+        drop(journal);
+        // Rewritten without the damage: the next open meets none.
+        let journal = UnitJournal::open(&path, &id, 10).unwrap();
+        assert_eq!((journal.done.len(), journal.notes.len()), (2, 0));
+        // Two counts for one position: both dropped.
+        journal.record(5, 501).unwrap();
+        drop(journal);
+        let journal = UnitJournal::open(&path, &id, 10).unwrap();
+        assert_eq!(journal.done.keys().copied().collect::<Vec<_>>(), vec![0]);
+        drop(journal);
+        // Another key set: set aside, started afresh.
+        let other = JournalId { keys: Keys::SECONDARY, ..id.clone() };
+        let journal = UnitJournal::open(&path, &other, 10).unwrap();
+        assert!(journal.done.is_empty() && journal.notes[0].contains("set aside"), "{:?}", journal.notes);
+        assert!(path.with_extension("journal.old").exists());
+    }
+}

@@ -1,0 +1,389 @@
+//! Counting one unit (`perft unit`): every position of the unit at
+//! `depth - ply` with one shared hash table, journaled per position, the
+//! result written atomically to `results/unit-NNNNNN.kK.json`.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::journal::{JournalId, UnitJournal};
+use super::plan::{Plan, UnitEntry};
+use super::{Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES};
+use crate::board::Board;
+use crate::perft::{count, with_threads, Mode, PerftTable, Search};
+use crate::report::ToolInfo;
+
+/// What one unit counted: written to `results/unit-NNNNNN.kK.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnitResult {
+    /// Always `"perft-unit-result"`.
+    pub kind: String,
+    /// [`FORMAT`].
+    pub format: u32,
+    /// SHA-256 of the plan's manifest.
+    pub plan_checksum: Checksum,
+    /// SHA-256 of the unit file.
+    pub unit_checksum: Checksum,
+    /// The unit.
+    pub index: UnitIndex,
+    /// The key set of the hash table.
+    pub keys: Keys,
+    /// Plies counted below each position.
+    pub depth: u32,
+    /// Number of positions (the length of `counts`).
+    pub positions: u64,
+    /// Each position's count, in unit order.
+    pub counts: Vec<Count>,
+    /// The sum of `counts` (not weighted by multiplicity).
+    pub total: Count,
+    /// The machine that counted (the last run, when resumed).
+    pub host: String,
+    /// When the last run started (UTC).
+    pub started: String,
+    /// When it finished (UTC).
+    pub finished: String,
+    /// Seconds of the last run.
+    pub seconds: f64,
+    /// Positions taken from the journal of earlier runs.
+    pub resumed_positions: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Hash table size in MiB (0: none).
+    pub hash_mb: u64,
+    /// The program.
+    pub tool: ToolInfo,
+    /// SHA-256 over the fields above that carry counts and identity (see
+    /// [`UnitResult::seal`]): an edited number no longer matches it.
+    pub seal: Checksum,
+}
+
+impl UnitResult {
+    /// The checksum of the result's identity and counts.
+    pub fn compute_seal(&self) -> Checksum {
+        let counts: Vec<String> = self.counts.iter().map(|c| c.0.to_string()).collect();
+        let text = format!(
+            "{} {}\nplan {}\nunit {}\nindex {}\nkeys {}\ndepth {}\npositions {}\ncounts {}\ntotal {}\n",
+            self.kind,
+            self.format,
+            self.plan_checksum,
+            self.unit_checksum,
+            self.index,
+            self.keys,
+            self.depth,
+            self.positions,
+            counts.join(","),
+            self.total
+        );
+        Checksum::of(text.as_bytes())
+    }
+
+    /// Sets [`UnitResult::seal`] from the current fields.
+    pub fn seal(&mut self) {
+        self.seal = self.compute_seal();
+    }
+
+    /// Reads the result at `path` and checks it against unit `entry` of
+    /// `plan` under key set `keys`: `Ok(None)` when there is no file,
+    /// `Err(reason)` when it is not a valid result of that unit.
+    ///
+    /// # Errors
+    /// The reason the file cannot be used, for messages.
+    pub fn load(
+        path: &Path,
+        plan: &Plan,
+        entry: &UnitEntry,
+        keys: Keys,
+    ) -> Result<Option<UnitResult>, String> {
+        let text = match std::fs::read(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("cannot read it: {e}")),
+        };
+        let result: UnitResult =
+            serde_json::from_slice(&text).map_err(|e| format!("not a unit result (corrupt): {e}"))?;
+        result.validate(plan, entry, keys)?;
+        Ok(Some(result))
+    }
+
+    /// Checks the result against unit `entry` of `plan` under `keys`.
+    ///
+    /// # Errors
+    /// What does not match, for messages.
+    pub fn validate(&self, plan: &Plan, entry: &UnitEntry, keys: Keys) -> Result<(), String> {
+        if self.kind != "perft-unit-result" || self.format != FORMAT {
+            return Err(format!(
+                "kind {:?} format {}: not a unit result of format {FORMAT}",
+                self.kind, self.format
+            ));
+        }
+        if self.seal != self.compute_seal() {
+            return Err("corrupt: its seal does not match its counts (edited or damaged)".into());
+        }
+        if self.plan_checksum != plan.checksum {
+            return Err(format!(
+                "foreign: it is a result of another plan ({}, this plan is {})",
+                self.plan_checksum.short(),
+                plan.checksum.short()
+            ));
+        }
+        if self.index != entry.index {
+            return Err(format!("foreign: it is the result of unit {}, not {}", self.index, entry.index));
+        }
+        if self.unit_checksum != entry.sha256 {
+            return Err("foreign: it counted another unit file".into());
+        }
+        if self.keys != keys {
+            return Err(format!("wrong key set: it was counted with key set {}, not {keys}", self.keys));
+        }
+        if self.depth != plan.manifest.unit_depth() {
+            return Err(format!(
+                "it counted depth {}, the plan needs {}",
+                self.depth,
+                plan.manifest.unit_depth()
+            ));
+        }
+        if self.positions != entry.positions || self.counts.len() as u64 != entry.positions {
+            return Err(format!(
+                "it has {} counts for the unit's {} positions",
+                self.counts.len(),
+                entry.positions
+            ));
+        }
+        if self.counts.iter().map(|c| c.0).sum::<u128>() != self.total.0 {
+            return Err("corrupt: its counts do not add up to its total".into());
+        }
+        Ok(())
+    }
+}
+
+/// Where a unit index came from and what it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexSource {
+    /// `--index` or the environment variable's name.
+    pub name: String,
+    /// The index.
+    pub index: u64,
+}
+
+/// The unit index: `option` (from `--index`) if given, else the first of
+/// [`INDEX_VARIABLES`] that `env` has.
+///
+/// # Errors
+/// [`DistError::NoIndex`], or [`DistError::BadIndex`] for a value that is
+/// not a whole number.
+pub fn resolve_index(
+    option: Option<&str>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<IndexSource, DistError> {
+    let (name, value) = match option {
+        Some(value) => ("--index".to_string(), value.to_string()),
+        None => INDEX_VARIABLES
+            .iter()
+            .find_map(|&name| env(name).map(|value| (name.to_string(), value)))
+            .ok_or(DistError::NoIndex)?,
+    };
+    let trimmed = value.trim();
+    match trimmed.parse::<u64>() {
+        Ok(index) if !trimmed.starts_with('+') => Ok(IndexSource { name, index }),
+        _ => Err(DistError::BadIndex { source_name: name, value }),
+    }
+}
+
+/// What to count.
+pub struct UnitRequest<'a> {
+    /// The plan directory.
+    pub plan: &'a Path,
+    /// The unit and where its index came from.
+    pub index: IndexSource,
+    /// The key set of the table.
+    pub keys: Keys,
+    /// Hash table MiB (0: no table).
+    pub hash_mb: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Raised to stop (a signal): no new position starts.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// How a unit run ended.
+pub enum UnitOutcome {
+    /// A valid result was already there; nothing was counted.
+    AlreadyDone {
+        /// The result file.
+        path: PathBuf,
+        /// The result.
+        result: Box<UnitResult>,
+    },
+    /// Counted (or finished from the journal) and written.
+    Finished {
+        /// The result file.
+        path: PathBuf,
+        /// The result.
+        result: Box<UnitResult>,
+        /// Notes: an invalid result replaced, journal damage.
+        notes: Vec<String>,
+    },
+    /// Stopped by `stop`: the finished positions are in the journal.
+    Interrupted {
+        /// The journal.
+        journal: PathBuf,
+        /// Positions finished (journaled).
+        done: usize,
+        /// Positions in the unit.
+        positions: usize,
+        /// Notes.
+        notes: Vec<String>,
+    },
+}
+
+/// Counts unit `request.index` of the plan (see the module docs).
+///
+/// # Errors
+/// A bad plan, index or unit file ([`DistError`]), a hash table that cannot
+/// be had, or an I/O error on the journal or result.
+pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
+    let plan = Plan::open(request.plan)?;
+    let entry = plan.unit(request.index.index, &request.index.name)?.clone();
+    let positions = plan.read_unit(&entry)?;
+    let path = plan.dir.join(entry.index.result_file(request.keys));
+    let mut notes = Vec::new();
+    match UnitResult::load(&path, &plan, &entry, request.keys) {
+        Ok(Some(result)) => return Ok(UnitOutcome::AlreadyDone { path, result: Box::new(result) }),
+        Ok(None) => {}
+        Err(reason) => {
+            notes.push(format!("{} is not valid ({reason}); counting the unit again", path.display()))
+        }
+    }
+    let depth = plan.manifest.unit_depth();
+    let boards = positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            Board::from_fen_with(&p.fen, plan.fen_options()).map_err(|e| DistError::BadPlan {
+                path: plan.dir.join(&entry.file),
+                line: Some(i + 2),
+                reason: format!("bad FEN: {e}"),
+            })
+        })
+        .collect::<Result<Vec<Board>, _>>()?;
+    let journal_path = plan.dir.join(entry.index.journal_file(request.keys));
+    let id = JournalId {
+        plan: plan.checksum.clone(),
+        unit: entry.sha256.clone(),
+        index: entry.index,
+        keys: request.keys,
+        depth,
+    };
+    let journal = UnitJournal::open(&journal_path, &id, boards.len())?;
+    notes.extend(journal.notes.iter().cloned());
+    let table = match request.hash_mb {
+        0 => None,
+        mb => Some(PerftTable::new(mb, request.keys.key_set())?),
+    };
+    let started = crate::report::timestamp();
+    let clock = Instant::now();
+    let counts = count_positions(&boards, depth, table.as_ref(), &journal, request)?;
+    let seconds = clock.elapsed().as_secs_f64();
+    journal.sync()?;
+    let Some(counts) = counts.iter().copied().collect::<Option<Vec<u128>>>() else {
+        let done = counts.iter().filter(|n| n.is_some()).count();
+        return Ok(UnitOutcome::Interrupted { journal: journal_path, done, positions: boards.len(), notes });
+    };
+    let total: u128 = counts.iter().sum();
+    let mut result = UnitResult {
+        kind: "perft-unit-result".into(),
+        format: FORMAT,
+        plan_checksum: plan.checksum.clone(),
+        unit_checksum: entry.sha256.clone(),
+        index: entry.index,
+        keys: request.keys,
+        depth,
+        positions: entry.positions,
+        counts: counts.into_iter().map(Count).collect(),
+        total: Count(total),
+        host: super::host_name(),
+        started,
+        finished: crate::report::timestamp(),
+        seconds,
+        resumed_positions: journal.done.len() as u64,
+        threads: request.threads,
+        hash_mb: request.hash_mb,
+        tool: ToolInfo::current(),
+        seal: Checksum(String::new()),
+    };
+    result.seal();
+    crate::report::write_json_atomic(&path, &result).map_err(DistError::io(&path))?;
+    drop(journal);
+    let _ = std::fs::remove_file(&journal_path);
+    Ok(UnitOutcome::Finished { path, result: Box::new(result), notes })
+}
+
+/// Counts every position not yet in the journal, journaling each; a
+/// position cut short by a stop is `None`.
+fn count_positions(
+    boards: &[Board],
+    depth: u32,
+    table: Option<&PerftTable>,
+    journal: &UnitJournal,
+    request: &UnitRequest,
+) -> Result<Vec<Option<u128>>, DistError> {
+    let search = Search { mode: Mode::Bulk, table, stop: request.stop };
+    let failure: Mutex<Option<DistError>> = Mutex::new(None);
+    let failed = AtomicBool::new(false);
+    let counts: Vec<Option<u128>> = with_threads(request.threads, || {
+        boards
+            .par_iter()
+            .enumerate()
+            .map(|(i, board)| {
+                if let Some(&n) = journal.done.get(&i) {
+                    return Some(n);
+                }
+                if failed.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let n = count(board, depth, &search)?;
+                if let Err(e) = journal.record(i, n) {
+                    failed.store(true, Ordering::Relaxed);
+                    failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                    return None;
+                }
+                Some(n)
+            })
+            .collect()
+    })?;
+    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error);
+    }
+    Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_sources() {
+        let none = |_: &str| None;
+        assert_eq!(resolve_index(Some("7"), none).unwrap(), IndexSource { name: "--index".into(), index: 7 });
+        assert!(matches!(resolve_index(None, none), Err(DistError::NoIndex)));
+        let aws = |name: &str| (name == "AWS_BATCH_JOB_ARRAY_INDEX").then(|| "3".to_string());
+        assert_eq!(resolve_index(None, aws).unwrap().name, "AWS_BATCH_JOB_ARRAY_INDEX");
+        let both = |name: &str| match name {
+            "SLURM_ARRAY_TASK_ID" => Some("1".to_string()),
+            "JOB_COMPLETION_INDEX" => Some("2".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            resolve_index(None, both).unwrap(),
+            IndexSource { name: "SLURM_ARRAY_TASK_ID".into(), index: 1 }
+        );
+        assert_eq!(resolve_index(Some("4"), both).unwrap().index, 4, "--index wins");
+        for bad in ["", "x", "-1", "+2", "1.5", "99999999999999999999999"] {
+            assert!(matches!(resolve_index(Some(bad), none), Err(DistError::BadIndex { .. })), "{bad:?}");
+        }
+    }
+}
