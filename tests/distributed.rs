@@ -1,0 +1,517 @@
+//! `perft split`, `perft unit` and `perft merge` without a scheduler: the
+//! binary end to end (and the library to forge results). Totals are checked
+//! against published perft counts and unique-position counts (OEIS
+//! A083276), divides against `perft run`.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use perft::distributed::plan::Plan;
+use perft::distributed::unit::UnitResult;
+use perft::distributed::{Checksum, Count, Keys, UnitIndex};
+use serde_json::Value;
+
+const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// positions/fischer.epd line 1: D5 8146062.
+const FRC: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+const INDEX_VARIABLES: [&str; 3] =
+    ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"];
+
+fn perft() -> Command {
+    let mut cmd = Command::cargo_bin("perft").unwrap();
+    cmd.env_remove("RUST_BACKTRACE");
+    for name in INDEX_VARIABLES {
+        cmd.env_remove(name);
+    }
+    cmd
+}
+
+fn run(args: &[&str]) -> Output {
+    perft().args(args).output().unwrap()
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+fn ok(args: &[&str]) -> String {
+    let output = run(args);
+    assert!(output.status.success(), "perft {args:?} failed: {}", text(&output));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn status(output: &Output) -> i32 {
+    output.status.code().unwrap_or(-1)
+}
+
+fn split(dir: &Path, fen: &str, depth: u32, ply: u32, units: u32, extra: &[&str]) -> Value {
+    let (d, p, n) = (depth.to_string(), ply.to_string(), units.to_string());
+    let mut args = vec!["split", "--fen", fen, "--depth", &d, "--ply", &p, "--units", &n, "--out"];
+    let out = dir.to_str().unwrap();
+    args.push(out);
+    args.extend_from_slice(extra);
+    ok(&args);
+    manifest(dir)
+}
+
+fn manifest(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+fn units_of(dir: &Path) -> u32 {
+    manifest(dir)["unit_count"].as_u64().unwrap() as u32
+}
+
+/// Runs every unit of the plan under key set `keys`.
+fn run_all(dir: &Path, keys: u8) {
+    for i in 0..units_of(dir) {
+        let (index, keys) = (i.to_string(), keys.to_string());
+        ok(&["unit", dir.to_str().unwrap(), "--index", &index, "--keys", &keys, "--hash", "4", "-t", "2"]);
+    }
+}
+
+fn merge(dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["merge", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+/// The divide and total lines (up to `Nodes searched`).
+fn divide_lines(out: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for line in out.lines() {
+        lines.push(line.to_string());
+        if line.starts_with("Nodes searched") {
+            return lines;
+        }
+    }
+    panic!("no `Nodes searched` line in:\n{out}");
+}
+
+fn result_path(dir: &Path, index: u32, keys: u8) -> PathBuf {
+    dir.join(UnitIndex(index).result_file(Keys::new(keys).unwrap()))
+}
+
+fn read_result(dir: &Path, index: u32, keys: u8) -> UnitResult {
+    serde_json::from_str(&std::fs::read_to_string(result_path(dir, index, keys)).unwrap()).unwrap()
+}
+
+fn write_result(dir: &Path, index: u32, keys: u8, result: &UnitResult) {
+    std::fs::write(result_path(dir, index, keys), serde_json::to_string_pretty(result).unwrap()).unwrap();
+}
+
+#[test]
+fn unique_positions_match_oeis_and_multiplicities_sum_to_perft() {
+    let tmp = tempfile::tempdir().unwrap();
+    // OEIS A083276 (unique positions) and perft(P) of the start position.
+    for (ply, unique, perft) in [(3, 5362u64, "8902"), (4, 72078, "197281")] {
+        let dir = tmp.path().join(format!("ply{ply}"));
+        let m = split(&dir, STARTPOS, ply + 1, ply, 5, &[]);
+        assert_eq!(m["unique_positions"].as_u64(), Some(unique));
+        assert_eq!(m["multiplicity_sum"].as_str(), Some(perft));
+        assert_eq!(m["perft_at_ply"].as_str(), Some(perft));
+        let units = m["units"].as_array().unwrap();
+        assert_eq!(units.iter().map(|u| u["positions"].as_u64().unwrap()).sum::<u64>(), unique);
+        // The unit files hold every position once, each line's
+        // per-root counts adding up to its multiplicity.
+        let mut fens = std::collections::HashSet::new();
+        let mut sum = 0u64;
+        for u in units {
+            let body = std::fs::read_to_string(dir.join(u["file"].as_str().unwrap())).unwrap();
+            for line in body.lines().skip(1) {
+                let fields: Vec<&str> = line.split('\t').collect();
+                assert!(fens.insert(fields[0].to_string()), "{} twice", fields[0]);
+                let multiplicity: u64 = fields[1].parse().unwrap();
+                let per_root: u64 =
+                    fields[2].split(' ').map(|w| w.split_once(':').unwrap().1.parse::<u64>().unwrap()).sum();
+                assert_eq!(per_root, multiplicity, "{line}");
+                sum += multiplicity;
+            }
+        }
+        assert_eq!(fens.len() as u64, unique);
+        assert_eq!(sum.to_string(), perft);
+    }
+}
+
+#[test]
+fn split_unit_merge_gives_published_totals_and_runs_divide() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, fen, depth, ply, units, nodes, chess960) in [
+        ("start-d5", STARTPOS, 5, 2, 7, "4865609", false),
+        ("start-d6", STARTPOS, 6, 3, 8, "119060324", false),
+        ("kiwipete", KIWIPETE, 4, 2, 5, "4085603", false),
+        ("kiwipete-d5", KIWIPETE, 5, 1, 48, "193690690", false),
+        ("chess960", FRC, 5, 2, 6, "8146062", true),
+    ] {
+        let dir = tmp.path().join(name);
+        let extra: &[&str] = if chess960 { &["--chess960"] } else { &[] };
+        split(&dir, fen, depth, ply, units, extra);
+        run_all(&dir, 1);
+        let merged = ok(&["merge", dir.to_str().unwrap()]);
+        let lines = divide_lines(&merged);
+        assert_eq!(lines.last().unwrap(), &format!("Nodes searched: {nodes}"), "{name}");
+        let mut args =
+            vec!["run".to_string(), depth.to_string(), "--fen".into(), fen.into(), "-t".into(), "2".into()];
+        if chess960 {
+            args.push("--chess960".into());
+        }
+        let ran = ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(lines, divide_lines(&ran), "{name}: merge's divide is run's");
+    }
+}
+
+#[test]
+fn positions_that_end_the_game_before_the_ply_contribute_nothing() {
+    // Black mates at once (d8h4); other lines go on. Split below the mate.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("mate");
+    let m = split(&dir, fen, 4, 2, 3, &[]);
+    let perft2 = ok(&["run", "2", "--fen", fen, "-q"]);
+    assert_eq!(m["multiplicity_sum"].as_str().unwrap(), perft2.trim());
+    run_all(&dir, 1);
+    let merged = ok(&["merge", dir.to_str().unwrap()]);
+    assert!(merged.contains("d8h4: 0\n"), "{merged}");
+    assert_eq!(divide_lines(&merged), divide_lines(&ok(&["run", "4", "--fen", fen])));
+}
+
+#[test]
+fn unit_index_from_option_and_each_environment_variable() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 4, 2, 5, &[]);
+    let plan = dir.to_str().unwrap();
+    let out = ok(&["unit", plan, "--index", "0", "--hash", "1"]);
+    assert!(out.contains("unit 0 (keys 1): 80 positions"), "{out}");
+    for (i, name) in INDEX_VARIABLES.iter().enumerate() {
+        let index = (i + 1).to_string();
+        let output = perft().args(["unit", plan, "--hash", "1"]).env(name, &index).output().unwrap();
+        assert!(output.status.success(), "{name}: {}", text(&output));
+        assert!(text(&output).contains(&format!("unit {index} (keys 1)")), "{name}: {}", text(&output));
+        assert!(result_path(&dir, i as u32 + 1, 1).exists());
+    }
+    // --index wins over the environment.
+    let output = perft()
+        .args(["unit", plan, "--index", "4", "--hash", "1"])
+        .env("SLURM_ARRAY_TASK_ID", "0")
+        .output()
+        .unwrap();
+    assert!(text(&output).contains("unit 4 (keys 1)"), "{}", text(&output));
+    assert_eq!(divide_lines(&ok(&["merge", plan])).last().unwrap(), "Nodes searched: 197281");
+    // No index, not a number, out of range: one clear error, status 2.
+    for (args, env, needle) in [
+        (vec!["unit", plan], None, "no unit index: give --index"),
+        (vec!["unit", plan, "--index", "x"], None, "--index=\"x\" is not a unit index"),
+        (
+            vec!["unit", plan],
+            Some(("JOB_COMPLETION_INDEX", "-3")),
+            "JOB_COMPLETION_INDEX=\"-3\" is not a unit index",
+        ),
+        (
+            vec!["unit", plan, "--index", "5"],
+            None,
+            "unit 5 (from --index) does not exist: the plan has 5 units, 0 to 4",
+        ),
+        (
+            vec!["unit", plan],
+            Some(("AWS_BATCH_JOB_ARRAY_INDEX", "9")),
+            "unit 9 (from AWS_BATCH_JOB_ARRAY_INDEX) does not exist",
+        ),
+        (
+            vec!["unit", plan, "--index", "0", "--keys", "3"],
+            None,
+            "key set \"3\": there are key sets 1 and 2",
+        ),
+    ] {
+        let mut cmd = perft();
+        cmd.args(&args);
+        if let Some((name, value)) = env {
+            cmd.env(name, value);
+        }
+        let output = cmd.output().unwrap();
+        assert_eq!(status(&output), 2, "{args:?}: {}", text(&output));
+        assert!(text(&output).contains(needle), "{args:?}: {}", text(&output));
+        assert!(!text(&output).contains("panicked"), "{}", text(&output));
+    }
+}
+
+#[test]
+fn split_refuses_what_it_cannot_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    let plan = dir.to_str().unwrap();
+    for (args, needle) in [
+        (vec!["--depth", "4", "--ply", "0", "--units", "1"], "--ply must be at least 1"),
+        (vec!["--depth", "4", "--ply", "4", "--units", "1"], "--ply 4 must be less than --depth 4"),
+        (vec!["--depth", "4", "--ply", "5", "--units", "1"], "must be less than --depth"),
+        (
+            vec!["--depth", "4", "--ply", "2", "--units", "401"],
+            "--units 401 is more than the 400 unique positions at ply 2",
+        ),
+        (vec!["--depth", "4", "--ply", "2", "--units", "0"], "--units must be at least 1"),
+        (
+            vec!["--depth", "8", "--ply", "4", "--units", "9", "--max-positions", "10000"],
+            "unique positions, more than the limit of 10000",
+        ),
+    ] {
+        let mut all = vec!["split", "--out", plan];
+        all.extend_from_slice(&args);
+        let output = run(&all);
+        assert_eq!(status(&output), 2, "{args:?}: {}", text(&output));
+        assert!(text(&output).contains(needle), "{args:?}: {}", text(&output));
+        assert!(!dir.join("manifest.json").exists());
+    }
+    split(&dir, STARTPOS, 4, 2, 400, &[]);
+    let output = run(&["split", "--out", plan, "--depth", "4", "--ply", "2", "--units", "3"]);
+    assert_eq!(status(&output), 2);
+    assert!(
+        text(&output).contains("is not empty; choose a new directory, or give --force"),
+        "{}",
+        text(&output)
+    );
+    ok(&["unit", plan, "--index", "7", "--hash", "1"]);
+    let m = split(&dir, STARTPOS, 5, 2, 3, &["--force"]);
+    assert_eq!(m["unit_count"].as_u64(), Some(3));
+    assert!(
+        !dir.join("units/unit-000003.txt").exists() && !dir.join("results").exists(),
+        "old plan files removed"
+    );
+}
+
+#[test]
+fn missing_invalid_foreign_and_wrong_key_set_results_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    let other = tmp.path().join("other");
+    split(&dir, STARTPOS, 4, 2, 20, &[]);
+    split(&other, STARTPOS, 5, 2, 20, &[]);
+    let plan = dir.to_str().unwrap();
+    for i in [0, 1, 2, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18] {
+        ok(&["unit", plan, "--index", &i.to_string(), "--hash", "1"]);
+    }
+    ok(&["unit", other.to_str().unwrap(), "--index", "2", "--hash", "1"]);
+    let output = merge(&dir, &[]);
+    assert_eq!(status(&output), 3, "{}", text(&output));
+    assert!(text(&output).contains("missing: 3-5,7-8,19\n"), "{}", text(&output));
+    assert!(!text(&output).contains("Nodes searched"));
+
+    // An edited count (the file stays valid JSON): corrupt.
+    let path = result_path(&dir, 0, 1);
+    let body = std::fs::read_to_string(&path).unwrap();
+    let first = read_result(&dir, 0, 1).counts[0].0;
+    std::fs::write(&path, body.replacen(&format!("\"{first}\""), &format!("\"{}\"", first + 1), 1)).unwrap();
+    // A result of another plan copied in: foreign.
+    std::fs::copy(result_path(&other, 2, 1), result_path(&dir, 2, 1)).unwrap();
+    // Key set 2's result under key set 1's name: wrong key set.
+    ok(&["unit", plan, "--index", "6", "--keys", "2", "--hash", "1"]);
+    std::fs::copy(result_path(&dir, 6, 2), result_path(&dir, 6, 1)).unwrap();
+    // Not JSON at all.
+    std::fs::write(result_path(&dir, 9, 1), "{ truncated").unwrap();
+    let output = merge(&dir, &[]);
+    let out = text(&output);
+    assert_eq!(status(&output), 3, "{out}");
+    assert!(out.contains("missing: 0,2-9,19\n"), "{out}");
+    for needle in [
+        "invalid: unit 0 (keys 1): ",
+        "corrupt: its seal does not match its counts",
+        "invalid: unit 2 (keys 1): ",
+        "foreign: it is a result of another plan",
+        "invalid: unit 6 (keys 1): ",
+        "wrong key set: it was counted with key set 2, not 1",
+        "invalid: unit 9 (keys 1): ",
+        "not a unit result (corrupt)",
+    ] {
+        assert!(out.contains(needle), "{needle}: {out}");
+    }
+    // The unit command replaces an invalid result, then merge is complete.
+    let out = ok(&["unit", plan, "--index", "0", "--hash", "1"]);
+    assert!(out.contains("is not valid (corrupt: its seal does not match its counts"), "{out}");
+    for i in [2, 3, 4, 5, 6, 7, 8, 9, 19] {
+        ok(&["unit", plan, "--index", &i.to_string(), "--hash", "1"]);
+    }
+    let merged = ok(&["merge", plan, "--json", dir.join("merge.json").to_str().unwrap()]);
+    assert!(merged.contains("Nodes searched: 197281\n"), "{merged}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("merge.json")).unwrap()).unwrap();
+    assert_eq!(report["kind"], "merge");
+    assert_eq!(report["nodes"], "197281");
+    assert_eq!(report["complete"], true);
+    assert_eq!(report["divide"].as_array().unwrap().len(), 20);
+
+    // A unit file changed after the split: unit and merge refuse (status 2).
+    let unit_file = dir.join("units/unit-000001.txt");
+    let body = std::fs::read_to_string(&unit_file).unwrap();
+    std::fs::write(&unit_file, body.replacen("\t1\t", "\t2\t", 1)).unwrap();
+    for output in [merge(&dir, &[]), run(&["unit", plan, "--index", "1", "--keys", "2"])] {
+        assert_eq!(status(&output), 2, "{}", text(&output));
+        assert!(text(&output).contains("does not match the manifest's"), "{}", text(&output));
+    }
+}
+
+#[test]
+fn duplicate_runs_are_harmless() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, KIWIPETE, 4, 2, 4, &[]);
+    let plan = dir.to_str().unwrap();
+    run_all(&dir, 1);
+    let before = std::fs::read(result_path(&dir, 2, 1)).unwrap();
+    let start = Instant::now();
+    let out = ok(&["unit", plan, "--index", "2", "--hash", "1024"]);
+    assert!(out.contains("already done"), "{out}");
+    assert!(start.elapsed() < Duration::from_secs(2));
+    assert_eq!(std::fs::read(result_path(&dir, 2, 1)).unwrap(), before, "left as it was");
+    assert!(ok(&["merge", plan]).contains("Nodes searched: 4085603\n"));
+}
+
+#[test]
+fn two_key_sets_must_agree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 5, 2, 6, &[]);
+    run_all(&dir, 1);
+    for i in [0, 1, 2, 4, 5] {
+        ok(&["unit", dir.to_str().unwrap(), "--index", &i.to_string(), "--keys", "2", "--hash", "2"]);
+    }
+    let output = merge(&dir, &["--keys", "1,2"]);
+    assert_eq!(status(&output), 3, "{}", text(&output));
+    assert!(text(&output).contains("missing: 3\n  keys 2: 3\n"), "{}", text(&output));
+    ok(&["unit", dir.to_str().unwrap(), "--index", "3", "--keys", "2", "--hash", "2"]);
+    let merged = ok(&["merge", dir.to_str().unwrap(), "--keys", "1,2"]);
+    assert!(merged.contains("Nodes searched: 4865609\n"), "{merged}");
+    assert!(merged.contains("key sets 1,2 agree"), "{merged}");
+    assert!(ok(&["merge", dir.to_str().unwrap(), "--keys", "2"]).contains("Nodes searched: 4865609\n"));
+
+    // A key-set-2 result that passes every check but counts one position
+    // differently (as a hash collision would): named, status 1.
+    let mut forged = read_result(&dir, 4, 2);
+    forged.counts[7].0 += 1;
+    forged.total.0 += 1;
+    forged.seal();
+    write_result(&dir, 4, 2, &forged);
+    let output = merge(&dir, &["--keys", "1,2"]);
+    let out = text(&output);
+    assert_eq!(status(&output), 1, "{out}");
+    let total = read_result(&dir, 4, 1).total.0;
+    assert!(
+        out.contains(&format!(
+            "DISAGREEMENT: unit 4: key set 1 counts {total}, key set 2 counts {}; first different position: line 9",
+            total + 1
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("Nodes searched"));
+    // Key set 1 alone still merges.
+    assert!(ok(&["merge", dir.to_str().unwrap()]).contains("Nodes searched: 4865609\n"));
+}
+
+#[test]
+fn merge_sums_past_two_to_the_64_exactly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 4, 3, 3, &[]);
+    run_all(&dir, 1);
+    // Synthetic counts near 2^62 for every position, resealed: the merged
+    // total is the sum of multiplicity x count, far past 2^64.
+    let plan = Plan::open(&dir).unwrap();
+    let mut expected = 0u128;
+    let mut divide = vec![0u128; plan.manifest.root_moves.len()];
+    for entry in &plan.manifest.units {
+        let mut result = read_result(&dir, entry.index.0, 1);
+        let positions = plan.read_unit(entry).unwrap();
+        for (i, (count, position)) in result.counts.iter_mut().zip(&positions).enumerate() {
+            *count = Count((1u128 << 62) + i as u128 * 1_000_003 + u128::from(entry.index.0));
+            expected += position.multiplicity * count.0;
+            for &(root, n) in &position.per_root {
+                divide[usize::from(root)] += n * count.0;
+            }
+        }
+        result.total = Count(result.counts.iter().map(|c| c.0).sum());
+        result.seal();
+        write_result(&dir, entry.index.0, 1, &result);
+    }
+    assert!(expected > u128::from(u64::MAX) * 1000);
+    let merged = ok(&["merge", dir.to_str().unwrap()]);
+    assert!(merged.contains(&format!("\nNodes searched: {expected}\n")), "{merged}");
+    for (mv, n) in plan.manifest.root_moves.iter().zip(&divide) {
+        assert!(merged.contains(&format!("{mv}: {n}\n")), "{mv}");
+    }
+}
+
+#[test]
+fn a_preseeded_journal_is_trusted_and_its_damage_recounted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 5, 2, 4, &[]);
+    let plan = dir.to_str().unwrap();
+    ok(&["unit", plan, "--index", "1", "--hash", "1"]);
+    let truth = read_result(&dir, 1, 1);
+    std::fs::remove_file(result_path(&dir, 1, 1)).unwrap();
+    // The journal a preempted run leaves: positions 0-4 done, position 2
+    // with a count off by 1000 (a journaled count is taken as it is, which
+    // shows it was skipped), position 3 with a damaged check, a torn line.
+    let manifest_bytes = std::fs::read(dir.join("manifest.json")).unwrap();
+    let unit_sum = manifest(&dir)["units"][1]["sha256"].as_str().unwrap().to_string();
+    let mut journal = format!(
+        "perft-unit-journal 1 plan {} unit {unit_sum} index 1 keys 1 depth 3\n",
+        Checksum::of(&manifest_bytes)
+    );
+    for position in 0..5 {
+        let count = truth.counts[position].0 + if position == 2 { 1000 } else { 0 };
+        let body = format!("{position} {count}");
+        let mut check = Checksum::of(body.as_bytes()).0[..16].to_string();
+        if position == 3 {
+            check = check.replace(|c: char| c.is_ascii_digit(), "x");
+        }
+        journal.push_str(&format!("{body} {check}\n"));
+    }
+    journal.push_str("7 12");
+    std::fs::write(dir.join(UnitIndex(1).journal_file(Keys::PRIMARY)), journal).unwrap();
+    let out = ok(&["unit", plan, "--index", "1", "--hash", "1"]);
+    assert!(out.contains("4 taken from the journal"), "{out}");
+    assert!(out.contains("journal line 5 is damaged"), "{out}");
+    assert!(out.contains("journal line 7: incomplete last record dropped"), "{out}");
+    let resumed = read_result(&dir, 1, 1);
+    assert_eq!(resumed.total.0, truth.total.0 + 1000);
+    assert_eq!(resumed.resumed_positions, 4);
+    assert!(
+        !dir.join(UnitIndex(1).journal_file(Keys::PRIMARY)).exists(),
+        "journal removed once the result is written"
+    );
+}
+
+#[test]
+fn sigterm_stops_a_unit_and_the_rerun_resumes_to_the_exact_total() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 7, 2, 1, &[]);
+    let plan = dir.to_str().unwrap();
+    let journal = dir.join(UnitIndex(0).journal_file(Keys::PRIMARY));
+    let records = || std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count().saturating_sub(1));
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("perft"))
+        .args(["unit", plan, "--index", "0", "--hash", "16", "-t", "1"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while records() < 5 {
+        assert!(Instant::now() < deadline, "no journal records");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let killed =
+        std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(143), "{}", text(&output));
+    let done = records();
+    assert!((5..400).contains(&done), "{done} records");
+    assert!(text(&output).contains("of 400 positions finished, journaled in"), "{}", text(&output));
+    assert!(!result_path(&dir, 0, 1).exists());
+    let out = ok(&["unit", plan, "--index", "0", "--hash", "16", "-t", "2"]);
+    assert!(out.contains(&format!("{done} taken from the journal")), "{out}");
+    assert!(ok(&["merge", plan]).contains("Nodes searched: 3195901860\n"));
+}
