@@ -322,13 +322,14 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
     // Castling candidates: a right held, not in check, the squares between
     // empty. Only their paths need the danger map.
     let mut castling_paths = Bitboard::EMPTY;
-    let mut candidates = [false; 2];
     let rights = board.castling_rights();
     let config = board.castling_config();
+    let candidate = |side: CastlingSide| {
+        rights.has(us, side) && (occupied & config.empty[us as usize][side as usize]).is_empty()
+    };
     if rights.any_of(us) && checkers.is_empty() {
         for side in CastlingSide::ALL {
-            if rights.has(us, side) && (occupied & config.empty[us as usize][side as usize]).is_empty() {
-                candidates[side as usize] = true;
+            if candidate(side) {
                 castling_paths |= config.king_path[us as usize][side as usize];
             }
         }
@@ -441,7 +442,7 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
 
     if castling_paths.any() {
         for side in CastlingSide::ALL {
-            if !candidates[side as usize] {
+            if !candidate(side) {
                 continue;
             }
             let path = config.king_path[us as usize][side as usize];
