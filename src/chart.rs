@@ -2,6 +2,7 @@
 
 use plotters::prelude::*;
 
+use crate::compare::summarize;
 use crate::report::{BenchReport, CompareReport};
 
 /// Width and height of one chart, in pixels.
@@ -245,4 +246,130 @@ pub fn html_page(title: &str, sections: &[(String, String, String)]) -> String {
     }
     page.push_str("</body>\n</html>\n");
     page
+}
+
+/// What [`report_page`] draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PageFormat {
+    /// A page with a chart and a table per section.
+    Html,
+    /// The charts alone, stacked into one picture.
+    Svg,
+}
+
+/// The page `perft report` writes: a chart and a table for each
+/// comparison, and one for the bench history (`benches` sorted by time
+/// first).
+///
+/// # Errors
+/// If a chart cannot be drawn.
+pub fn report_page(
+    compares: &[CompareReport],
+    benches: &mut [BenchReport],
+    format: PageFormat,
+) -> Result<String, ChartError> {
+    benches.sort_by(|a, b| a.header.timestamp.cmp(&b.header.timestamp));
+    let mut sections = Vec::new();
+    for report in compares {
+        let heading = format!(
+            "Comparison of {} ({}, {})",
+            report.header.timestamp, report.header.machine.cpu, report.header.machine.os
+        );
+        sections.push((heading, compare_chart(report)?, compare_table(report)));
+    }
+    if !benches.is_empty() {
+        sections.push(("Bench history".to_string(), bench_history_chart(benches)?, bench_table(benches)));
+    }
+    Ok(match format {
+        PageFormat::Html => html_page("perft report", &sections),
+        PageFormat::Svg => {
+            let charts: Vec<String> = sections.into_iter().map(|(_, svg, _)| svg).collect();
+            if charts.len() == 1 {
+                charts.into_iter().next().unwrap_or_default()
+            } else {
+                stack_svgs(&charts)
+            }
+        }
+    })
+}
+
+/// The HTML tables under a comparison's chart: each result, then each
+/// engine's totals.
+fn compare_table(report: &CompareReport) -> String {
+    let mut html = String::from(
+        "<table>\n<tr><th>engine</th><th>position</th><th>depth</th><th>nodes</th><th>median s</th><th>Mnps</th><th>vs perft</th></tr>\n",
+    );
+    for r in &report.results {
+        let depth = report
+            .positions
+            .iter()
+            .find(|p| p.id == r.position)
+            .map_or(String::new(), |p| p.depth.to_string());
+        let cells = match (&r.problem, r.nodes_per_second) {
+            // A failed or skipped engine says why across the row.
+            (Some(problem), None) => format!("<td colspan=\"4\" class=\"bad\">{}</td>", escape(problem)),
+            _ => format!(
+                "<td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                r.nodes.map_or("-".into(), |n| n.to_string()),
+                if r.samples.is_empty() { "-".into() } else { format!("{:.3}", r.seconds.median) },
+                r.nodes_per_second.map_or("-".into(), |s| format!("{:.1}", s / 1e6)),
+                r.ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x")),
+            ),
+        };
+        html.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{depth}</td>{cells}</tr>\n",
+            escape(&r.engine),
+            escape(&r.position),
+        ));
+    }
+    html.push_str("</table>\n");
+    // Reports written before they carried totals get them computed here.
+    let summary = if report.summary.is_empty() {
+        summarize(&report.engines, &report.results)
+    } else {
+        report.summary.clone()
+    };
+    if !summary.is_empty() {
+        html.push_str(
+            "<table>\n<tr><th>engine</th><th>positions timed</th><th>nodes</th><th>seconds</th><th>Mnps</th><th>geometric mean vs perft</th></tr>\n",
+        );
+        for s in &summary {
+            html.push_str(&format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.3}</td><td>{:.1}</td><td>{}</td></tr>\n",
+                escape(&s.engine),
+                s.positions,
+                s.nodes,
+                s.seconds,
+                s.nodes_per_second / 1e6,
+                s.geomean_ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x")),
+            ));
+        }
+        html.push_str("</table>\n");
+    }
+    html.push_str(
+        "<p>Ratios are an engine's speed divided by perft's on the same position: above 1 is faster than \
+         perft, below 1 slower. Engines whose count disagreed are not timed there.</p>\n",
+    );
+    html.push_str(&format!("<p>{}</p>\n", escape(&report.method)));
+    html
+}
+
+/// The HTML table under the bench history chart.
+fn bench_table(reports: &[BenchReport]) -> String {
+    let mut html = String::from(
+        "<table>\n<tr><th>time</th><th>commit</th><th>machine</th><th>threads</th><th>mode</th><th>total Mnps</th></tr>\n",
+    );
+    for r in reports {
+        html.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>\n",
+            escape(&r.header.timestamp),
+            escape(&r.header.tool.git_commit),
+            escape(&r.header.machine.cpu),
+            r.threads,
+            escape(&r.mode),
+            r.total.nodes_per_second / 1e6
+        ));
+    }
+    html.push_str("</table>\n");
+    html
 }

@@ -7,11 +7,12 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::report::diff::{check_settings, diff_bench, diff_compare, diff_suite, DiffOutcome, Incomparable};
-use perft::report::{self, BenchReport, CompareReport, MachineInfo, SuiteReport};
+use perft::report::{AnyReport, BenchReport, CompareReport, MachineInfo, SuiteReport};
 
 use super::args::DiffArgs;
 use super::{EXIT_MISMATCH, EXIT_OK};
 
+/// The kinds of report `diff` compares.
 enum Report {
     Bench(BenchReport),
     Suite(SuiteReport),
@@ -39,15 +40,15 @@ impl Report {
 
 fn read(path: &Path) -> Result<Report> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let kind = report::report_kind(&text).with_context(|| format!("{} is not JSON", path.display()))?;
-    let malformed = |kind: &str| format!("{}: not a {kind} report", path.display());
-    Ok(match kind.as_str() {
-        "bench" => Report::Bench(report::from_json(&text).with_context(|| malformed("bench"))?),
-        "suite" => Report::Suite(report::from_json(&text).with_context(|| malformed("suite"))?),
-        "compare" => Report::Compare(report::from_json(&text).with_context(|| malformed("compare"))?),
-        other => {
-            bail!("{}: a {other:?} report; diff compares bench, suite or compare reports", path.display())
-        }
+    Ok(match AnyReport::from_json(&text).with_context(|| format!("{}", path.display()))? {
+        AnyReport::Bench(r) => Report::Bench(r),
+        AnyReport::Suite(r) => Report::Suite(r),
+        AnyReport::Compare(r) => Report::Compare(r),
+        other => bail!(
+            "{}: a {:?} report; diff compares bench, suite or compare reports",
+            path.display(),
+            other.kind()
+        ),
     })
 }
 

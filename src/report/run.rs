@@ -1,0 +1,85 @@
+//! The report of `perft run`.
+
+use serde::{Deserialize, Serialize};
+
+use super::ReportHeader;
+
+/// One root move's count.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DivideEntry {
+    /// The move in UCI notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Leaf nodes below it.
+    pub nodes: u128,
+}
+
+/// How a hash table was used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HashInfo {
+    /// Size asked for, in MiB.
+    pub megabytes: u64,
+    /// Entries the table holds.
+    pub entries: u64,
+    /// Fraction of entries in use at the end (sampled).
+    pub fill: f64,
+    /// Table look-ups.
+    pub probes: u64,
+    /// Look-ups that found the count.
+    pub hits: u64,
+    /// With `--verify-hash`: whether the run with the second key set gave
+    /// the same counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+}
+
+impl HashInfo {
+    /// How `table`, asked for with `megabytes`, was used so far.
+    pub fn of(table: &crate::perft::PerftTable, megabytes: u64) -> Self {
+        let (probes, hits) = table.probes_and_hits();
+        HashInfo { megabytes, entries: table.entries(), fill: table.fill(), probes, hits, verified: None }
+    }
+}
+
+/// Report of `perft run`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// `kind` (always `"run"`), `tool`, `machine`, `timestamp`.
+    #[serde(flatten, skip_deserializing)]
+    pub header: ReportHeader,
+    /// The position counted.
+    pub fen: String,
+    /// When moves were played first: the position they were played from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_fen: Option<String>,
+    /// The moves played from `start_fen`, in UCI notation.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<String>,
+    /// Whether castling is written the Chess960 way.
+    pub chess960: bool,
+    /// Plies counted.
+    pub depth: u32,
+    /// `bulk` (last ply counted, not made) or `full` (every leaf made).
+    pub mode: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Leaf nodes.
+    pub nodes: u128,
+    /// Wall time of the count.
+    pub seconds: f64,
+    /// `nodes / seconds`.
+    pub nodes_per_second: f64,
+    /// Count per root move, in generation order.
+    pub divide: Vec<DivideEntry>,
+    /// The hash table, when one was used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<HashInfo>,
+    /// With `--stats`: the extended statistics of each depth (the divide is
+    /// then empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stats: Vec<crate::perft::DepthStats>,
+    /// A signal stopped the run: `nodes` and `divide` hold only the root
+    /// moves that finished.
+    #[serde(default)]
+    pub interrupted: bool,
+}

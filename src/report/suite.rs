@@ -1,0 +1,118 @@
+//! The report of `perft suite`.
+
+use serde::{Deserialize, Serialize};
+
+use super::{DivideEntry, HashInfo, ReportHeader};
+
+/// One check of a suite: a position at one depth.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteResult {
+    /// The suite file.
+    pub file: String,
+    /// 1-based line of the position.
+    pub line: usize,
+    /// The record's name, if the file gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The position as written in the file.
+    pub fen: String,
+    /// Plies counted.
+    pub depth: u32,
+    /// The count the file expects.
+    pub expected: u128,
+    /// The count found.
+    pub nodes: u128,
+    /// Whether they agree.
+    pub ok: bool,
+    /// Wall time of this check (approximate when checks run in parallel).
+    pub seconds: f64,
+    /// Our count per root move, for failed checks only (recounted, with
+    /// the second key set when hashing).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub divide: Vec<DivideEntry>,
+    /// The recount's total, only when it differs from `nodes`: a hash
+    /// collision corrupted one of the two counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recount: Option<u128>,
+}
+
+/// A line (or file) of a suite that could not be used.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuiteError {
+    /// The suite file.
+    pub file: String,
+    /// 1-based line, or 0 for the file as a whole.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Totals of a suite run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SuiteSummary {
+    /// Positions read and accepted.
+    pub positions: usize,
+    /// Checks (position and depth) run.
+    pub checks: usize,
+    /// Checks whose count matched.
+    pub passed: usize,
+    /// Checks whose count did not match.
+    pub failed: usize,
+    /// Unusable lines and files.
+    pub errors: usize,
+    /// Checks not run: over `--max-depth` or `--max-nodes`, or left after
+    /// `--fail-fast` stopped the run.
+    pub skipped: usize,
+    /// Leaf nodes counted in all checks run.
+    pub nodes: u128,
+    /// Wall time of the whole run.
+    pub seconds: f64,
+    /// `nodes / seconds`.
+    pub nodes_per_second: f64,
+}
+
+/// The settings a suite ran with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuiteSettings {
+    /// Depths above this were skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_depth: Option<u32>,
+    /// Checks expecting more nodes than this were skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_nodes: Option<u128>,
+    /// Impossible-but-playable positions accepted.
+    pub relaxed: bool,
+    /// Chess960 castling forced for every position.
+    pub chess960: bool,
+    /// The run stopped at the first mismatch.
+    pub fail_fast: bool,
+    /// Chess960 positions were skipped.
+    #[serde(default)]
+    pub skip_chess960: bool,
+}
+
+/// Report of `perft suite`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteReport {
+    /// `kind` (always `"suite"`), `tool`, `machine`, `timestamp`.
+    #[serde(flatten, skip_deserializing)]
+    pub header: ReportHeader,
+    /// Worker threads.
+    pub threads: usize,
+    /// `bulk` or `full`.
+    pub mode: String,
+    /// Options of the run.
+    pub settings: SuiteSettings,
+    /// Every check run, in file and line order.
+    pub results: Vec<SuiteResult>,
+    /// Unusable lines and files.
+    pub errors: Vec<SuiteError>,
+    /// Totals.
+    pub summary: SuiteSummary,
+    /// The hash table, when one was used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<HashInfo>,
+    /// Ctrl-C stopped the run; checks not finished are counted as skipped.
+    #[serde(default)]
+    pub interrupted: bool,
+}

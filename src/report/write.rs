@@ -1,0 +1,165 @@
+//! Writing reports so that no reader or crash sees half of one, and
+//! checking before a long run that the write will succeed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+/// `results/<kind>-<UTC timestamp>.json`: where reports go when no path is
+/// given.
+pub fn default_report_path(results_dir: &Path, kind: &str) -> PathBuf {
+    let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    results_dir.join(format!("{kind}-{stamp}.json"))
+}
+
+/// Where a write to `path` lands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Destination {
+    /// A regular file or a new path (symbolic links followed): written
+    /// beside it, then renamed over it.
+    Replace(PathBuf),
+    /// Something that exists and is not a regular file (a device such as
+    /// `/dev/null`, a FIFO, a terminal): written in place.
+    InPlace,
+    /// A regular file reached through a descriptor link (`/dev/stdout`,
+    /// `/proc/self/fd/N`): appended to, as a shell's `>>` would, since
+    /// replacing it would detach it from whoever holds it open.
+    Append,
+}
+
+/// At most this many symbolic links are followed, as Linux does.
+const MAX_SYMLINKS: usize = 40;
+
+/// Links into these lead to open file descriptors, not to files.
+fn is_descriptor_link(path: &Path) -> bool {
+    path.starts_with("/proc") || path.starts_with("/dev/fd") || path.starts_with("/dev/std")
+}
+
+fn destination(path: &Path) -> std::io::Result<Destination> {
+    match std::fs::metadata(path) {
+        Ok(metadata) if metadata.is_dir() => {
+            return Err(std::io::Error::other(format!("{} is a directory", path.display())));
+        }
+        Ok(metadata) if !metadata.is_file() => return Ok(Destination::InPlace),
+        _ => {}
+    }
+    // A regular file or nothing yet: find the file the links lead to (a
+    // dangling link's target is created).
+    let mut resolved = path.to_path_buf();
+    for _ in 0..MAX_SYMLINKS {
+        if is_descriptor_link(&resolved) {
+            return Ok(Destination::Append);
+        }
+        match std::fs::symlink_metadata(&resolved) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let target = std::fs::read_link(&resolved)?;
+                resolved = match resolved.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(Destination::Replace(resolved)),
+        }
+    }
+    Err(std::io::Error::other(format!("{}: too many levels of symbolic links", path.display())))
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Writes `bytes` to `path` so that a reader (or a crash) never sees a
+/// half-written report: a regular file is written as a temporary file in
+/// the same directory (with the old file's permissions), flushed to disk,
+/// then renamed over it; missing parent directories are created. A
+/// symbolic link is followed and its target replaced. Anything else that
+/// exists (a character device such as `/dev/null`, a FIFO) is written in
+/// place, never replaced; a regular file behind a descriptor link
+/// (`/dev/stdout`, `/proc/self/fd/N`) is appended to.
+///
+/// # Errors
+/// Any I/O error; the temporary file is removed on failure.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let target = match destination(path)? {
+        Destination::InPlace => {
+            let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+            return file.write_all(bytes).and_then(|()| file.flush());
+        }
+        Destination::Append => {
+            let mut file = std::fs::OpenOptions::new().append(true).open(path)?;
+            return file.write_all(bytes).and_then(|()| file.flush());
+        }
+        Destination::Replace(target) => target,
+    };
+    let dir = parent_dir(&target);
+    std::fs::create_dir_all(&dir)?;
+    let name = target.file_name().map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(bytes)?;
+        if let Ok(old) = std::fs::metadata(&target) {
+            file.set_permissions(old.permissions())?;
+        }
+        file.sync_all()?;
+        std::fs::rename(&temp, &target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Writes `value` as pretty JSON to `path` atomically (see
+/// [`write_atomic`]).
+///
+/// # Errors
+/// Any I/O or serialisation error.
+pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> std::io::Result<()> {
+    let mut bytes = serde_json::to_vec_pretty(value).map_err(std::io::Error::other)?;
+    bytes.push(b'\n');
+    write_atomic(path, &bytes)
+}
+
+/// Checks, before a long run, that a report can be written to `path`: for
+/// a file to be replaced, that its directory exists or can be created and
+/// a file can be created in it; for a device, FIFO or descriptor link,
+/// that this program may write it (nothing is opened: opening a FIFO would
+/// wait for a reader).
+///
+/// # Errors
+/// The I/O error that writing would meet.
+pub fn check_writable(path: &Path) -> std::io::Result<()> {
+    let target = match destination(path)? {
+        Destination::InPlace | Destination::Append => return may_write(path),
+        Destination::Replace(target) => target,
+    };
+    let dir = parent_dir(&target);
+    std::fs::create_dir_all(&dir)?;
+    let probe = dir.join(format!(".perft-write-test.{}", std::process::id()));
+    std::fs::File::create(&probe)?;
+    std::fs::remove_file(&probe)
+}
+
+/// Whether this process may write `path` (`access(W_OK)`), without opening
+/// it.
+fn may_write(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c_path = std::ffi::CString::new(path.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::other("a NUL byte in the path"))?;
+        // SAFETY: `access` reads the NUL-terminated path we own and touches
+        // no other memory.
+        if unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    std::fs::metadata(path).map(drop)
+}
