@@ -8,7 +8,7 @@
 //! without it) are skipped, not failed.
 
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::bisect::{bisect, Bisection};
 use crate::engine::{Engine, EngineError, EnginePosition};
 use crate::perft::{count, Mode, Search};
-use crate::report::CheckResult;
+use crate::report::{CheckResult, CheckSummary, SuiteError};
 use crate::suite::{PlannedCheck, SuitePlan};
 
 /// After this many start-up or handshake failures in a row, the engine is
@@ -73,6 +73,50 @@ pub struct CheckOutcome {
     pub not_run: usize,
     /// The stop flag cut the run short.
     pub interrupted: bool,
+}
+
+impl CheckOutcome {
+    /// The run's totals against `plan`, and every error to report: the
+    /// plan's unusable lines and files, then the engine given up (named
+    /// `engine`), if it was. `seconds` is the run's wall time.
+    pub fn summary(&self, plan: &SuitePlan, engine: &str, seconds: f64) -> (CheckSummary, Vec<SuiteError>) {
+        let mut errors = plan.errors().to_vec();
+        let mut error_count = plan.error_count();
+        if let Some(abandoned) = &self.abandoned {
+            errors.push(SuiteError {
+                file: String::new(),
+                line: 0,
+                message: format!("{engine} {abandoned}"),
+            });
+            error_count += 1;
+        }
+        let results = &self.results;
+        let summary = CheckSummary {
+            positions: plan.positions(),
+            checks: results.len(),
+            passed: results.iter().filter(|r| r.ok).count(),
+            failed: results.iter().filter(|r| !r.ok && r.error.is_none()).count(),
+            errors: results.iter().filter(|r| r.error.is_some()).count() + error_count,
+            skipped: plan.skipped() + self.not_run + self.unsupported,
+            failures_by_tag: failures_by_tag(results),
+            seconds,
+        };
+        (summary, errors)
+    }
+}
+
+/// Wrong counts per tag of the position they were bisected to (each
+/// bisection counted once, however many depths of its position failed).
+pub fn failures_by_tag(results: &[CheckResult]) -> BTreeMap<String, usize> {
+    let mut by_tag: BTreeMap<String, usize> = BTreeMap::new();
+    for bisection in
+        results.iter().filter(|r| !r.ok && r.error.is_none()).filter_map(|r| r.bisection.as_ref())
+    {
+        for tag in &bisection.tags {
+            *by_tag.entry(tag.name().to_string()).or_default() += 1;
+        }
+    }
+    by_tag
 }
 
 /// State shared by the jobs.

@@ -1,7 +1,6 @@
 //! `perft check` and `perft debug`: another engine's counts against suites
 //! and ours, with automatic bisection of every wrong count.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
 
@@ -11,9 +10,7 @@ use perft::board::CastlingMode;
 use perft::check::{run_check, CheckEvent, CheckOptions, CheckOutcome, ExpectedFrom};
 use perft::engine::{Engine, EnginePosition, EngineSpec};
 use perft::perft::{with_threads, Mode};
-use perft::report::{
-    CheckReport, CheckResult, CheckSummary, CheckedEngine, ReportHeader, SuiteError, SuiteSettings,
-};
+use perft::report::{CheckReport, CheckResult, CheckSummary, CheckedEngine, ReportHeader, SuiteSettings};
 use perft::suite::{SuiteOptions, SuitePlan};
 
 use super::args::{CheckArgs, DebugArgs, PatternArgs};
@@ -185,49 +182,20 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     );
     bar.finish_and_clear();
 
-    let failures_by_tag = print_failures(&mut out, &outcome.results, &name)?;
+    print_failures(&mut out, &outcome.results, &name)?;
     print_engine_errors(&mut out, &outcome)?;
-    let mut errors = plan.errors().to_vec();
-    output::print_suite_errors(&mut out, &errors, target.is_some())?;
+    output::print_suite_errors(&mut out, plan.errors(), target.is_some())?;
     for warning in plan.warnings() {
         writeln!(out, "note: {}: {}", output::location(&warning.file, warning.line), warning.message)?;
     }
-    let mut error_count = plan.error_count();
     if let Some(reason) = &outcome.unsupported_reason {
         writeln!(out, "note: {name} cannot count {reason}: {} checks skipped", outcome.unsupported)?;
     }
     if let Some(abandoned) = &outcome.abandoned {
-        let message = format!("{name} {abandoned}");
-        writeln!(out, "ERROR {message}")?;
-        errors.push(SuiteError { file: String::new(), line: 0, message });
-        error_count += 1;
+        writeln!(out, "ERROR {name} {abandoned}")?;
     }
-    let results = outcome.results;
-    let summary = CheckSummary {
-        positions: plan.positions(),
-        checks: results.len(),
-        passed: results.iter().filter(|r| r.ok).count(),
-        failed: results.iter().filter(|r| !r.ok && r.error.is_none()).count(),
-        errors: results.iter().filter(|r| r.error.is_some()).count() + error_count,
-        skipped: plan.skipped() + outcome.not_run + outcome.unsupported,
-        failures_by_tag,
-        seconds: start.elapsed().as_secs_f64(),
-    };
-    writeln!(
-        out,
-        "{name}: {} checks: {} passed, {} failed, {} errors, {} skipped{}",
-        summary.checks,
-        summary.passed,
-        summary.failed,
-        summary.errors,
-        summary.skipped,
-        if outcome.interrupted { " (interrupted)" } else { "" }
-    )?;
-    if !summary.failures_by_tag.is_empty() {
-        let tags: Vec<String> =
-            summary.failures_by_tag.iter().map(|(t, n)| format!("{} {n}", t.replace('_', " "))).collect();
-        writeln!(out, "failing positions by what they exercise: {}", tags.join(", "))?;
-    }
+    let (summary, errors) = outcome.summary(&plan, &name, start.elapsed().as_secs_f64());
+    print_summary(&mut out, &name, &summary, outcome.interrupted)?;
     let code = exit_status(summary.failed > 0, summary.errors > 0, outcome.interrupted);
     if let Some(target) = target {
         let report = CheckReport {
@@ -241,7 +209,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
                 fail_fast: args.fail_fast,
                 skip_chess960: args.skip_chess960 || no_chess960,
             },
-            results,
+            results: outcome.results,
             errors,
             summary,
             interrupted: outcome.interrupted,
@@ -252,14 +220,29 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     Ok(code)
 }
 
+/// The closing lines: the totals, and the failing positions by tag.
+fn print_summary(out: &mut dyn Write, name: &str, summary: &CheckSummary, interrupted: bool) -> Result<()> {
+    writeln!(
+        out,
+        "{name}: {} checks: {} passed, {} failed, {} errors, {} skipped{}",
+        summary.checks,
+        summary.passed,
+        summary.failed,
+        summary.errors,
+        summary.skipped,
+        if interrupted { " (interrupted)" } else { "" }
+    )?;
+    if !summary.failures_by_tag.is_empty() {
+        let tags: Vec<String> =
+            summary.failures_by_tag.iter().map(|(t, n)| format!("{} {n}", t.replace('_', " "))).collect();
+        writeln!(out, "failing positions by what they exercise: {}", tags.join(", "))?;
+    }
+    Ok(())
+}
+
 /// Prints the wrong counts, one block per position (its depths together,
-/// the bisection once); returns the failing positions per tag.
-fn print_failures(
-    out: &mut dyn Write,
-    results: &[CheckResult],
-    name: &str,
-) -> Result<BTreeMap<String, usize>> {
-    let mut by_tag: BTreeMap<String, usize> = BTreeMap::new();
+/// the bisection once).
+fn print_failures(out: &mut dyn Write, results: &[CheckResult], name: &str) -> Result<()> {
     let failures: Vec<&CheckResult> = results.iter().filter(|r| !r.ok && r.error.is_none()).collect();
     for group in failures.chunk_by(|a, b| a.file == b.file && a.line == b.line) {
         let first = group[0];
@@ -274,12 +257,7 @@ fn print_failures(
         }
         for r in group {
             match (&r.bisection, &r.bisection_error) {
-                (Some(b), _) => {
-                    describe(out, b)?;
-                    for tag in &b.tags {
-                        *by_tag.entry(tag.name().to_string()).or_default() += 1;
-                    }
-                }
+                (Some(b), _) => describe(out, b)?,
                 (None, Some(e)) => writeln!(out, "  bisection at depth {} stopped: {e}", r.depth)?,
                 (None, None) => {}
             }
@@ -293,7 +271,7 @@ fn print_failures(
             writeln!(out, "  (bisected at depth {depth}, listed above)")?;
         }
     }
-    Ok(by_tag)
+    Ok(())
 }
 
 /// Prints the checks the engine failed to answer, with its last output;
