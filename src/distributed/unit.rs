@@ -259,17 +259,18 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
         }
     }
     let depth = plan.manifest.unit_depth();
-    let boards = positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            Board::from_fen_with(&p.fen, plan.fen_options()).map_err(|e| DistError::BadPlan {
-                path: plan.dir.join(&entry.file),
-                line: Some(i + 2),
-                reason: format!("bad FEN: {e}"),
-            })
+    // Boards are made as each position is counted (a board holds its move
+    // history's buffer); every FEN is checked first, before any work.
+    let board_at = |i: usize| {
+        Board::from_fen_with(&positions[i].fen, plan.fen_options()).map_err(|e| DistError::BadPlan {
+            path: plan.dir.join(&entry.file),
+            line: Some(i + 2),
+            reason: format!("bad FEN: {e}"),
         })
-        .collect::<Result<Vec<Board>, _>>()?;
+    };
+    for i in 0..positions.len() {
+        board_at(i)?;
+    }
     let journal_path = plan.dir.join(entry.index.journal_file(request.keys));
     let id = JournalId {
         plan: plan.checksum.clone(),
@@ -278,7 +279,7 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
         keys: request.keys,
         depth,
     };
-    let journal = UnitJournal::open(&journal_path, &id, boards.len())?;
+    let journal = UnitJournal::open(&journal_path, &id, positions.len())?;
     notes.extend(journal.notes.iter().cloned());
     let table = match request.hash_mb {
         0 => None,
@@ -286,12 +287,17 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
     };
     let started = crate::report::timestamp();
     let clock = Instant::now();
-    let counts = count_positions(&boards, depth, table.as_ref(), &journal, request)?;
+    let counts = count_positions(positions.len(), &board_at, depth, table.as_ref(), &journal, request)?;
     let seconds = clock.elapsed().as_secs_f64();
     journal.sync()?;
     let Some(counts) = counts.iter().copied().collect::<Option<Vec<u128>>>() else {
         let done = counts.iter().filter(|n| n.is_some()).count();
-        return Ok(UnitOutcome::Interrupted { journal: journal_path, done, positions: boards.len(), notes });
+        return Ok(UnitOutcome::Interrupted {
+            journal: journal_path,
+            done,
+            positions: positions.len(),
+            notes,
+        });
     };
     let total: u128 = counts.iter().sum();
     let mut result = UnitResult {
@@ -322,10 +328,12 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
     Ok(UnitOutcome::Finished { path, result: Box::new(result), notes })
 }
 
-/// Counts every position not yet in the journal, journaling each; a
-/// position cut short by a stop is `None`.
+/// Counts every position (`0..positions`, its board from `board_at`) not
+/// yet in the journal, journaling each; a position cut short by a stop is
+/// `None`.
 fn count_positions(
-    boards: &[Board],
+    positions: usize,
+    board_at: &(dyn Fn(usize) -> Result<Board, DistError> + Sync),
     depth: u32,
     table: Option<&PerftTable>,
     journal: &UnitJournal,
@@ -335,23 +343,27 @@ fn count_positions(
     let failure: Mutex<Option<DistError>> = Mutex::new(None);
     let failed = AtomicBool::new(false);
     let counts: Vec<Option<u128>> = with_threads(request.threads, || {
-        boards
-            .par_iter()
-            .enumerate()
-            .map(|(i, board)| {
+        (0..positions)
+            .into_par_iter()
+            .map(|i| {
                 if let Some(&n) = journal.done.get(&i) {
                     return Some(n);
                 }
                 if failed.load(Ordering::Relaxed) {
                     return None;
                 }
-                let n = count(board, depth, &search)?;
-                if let Err(e) = journal.record(i, n) {
-                    failed.store(true, Ordering::Relaxed);
-                    failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
-                    return None;
+                let n = board_at(i).and_then(|board| {
+                    let n = count(&board, depth, &search);
+                    n.map(|n| journal.record(i, n).map(|()| n)).transpose()
+                });
+                match n {
+                    Ok(n) => n,
+                    Err(e) => {
+                        failed.store(true, Ordering::Relaxed);
+                        failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                        None
+                    }
                 }
-                Some(n)
             })
             .collect()
     })?;
