@@ -4,9 +4,12 @@ use std::io::Write;
 
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use perft::bench::BenchPosition;
 use perft::compare::{run_compare, summarize, CompareEvent, Entrant};
 use perft::engine::{AnswerFormat, CommandEngine, EngineSpec};
-use perft::report::{ComparePosition, CompareReport, ReportHeader};
+use perft::report::{
+    CompareEngine, ComparePosition, CompareReport, CompareResult, EngineSummary, ReportHeader,
+};
 
 use super::args::CompareArgs;
 use super::bench::load_positions;
@@ -33,12 +36,8 @@ fn ourselves(threads: usize) -> Result<Entrant> {
     Ok(Entrant { engine: Box::new(engine), spec })
 }
 
-pub fn compare(args: CompareArgs) -> Result<u8> {
-    output::threads(Some(args.threads))?;
-    if args.repeat == 0 {
-        bail!("--repeat must be at least 1");
-    }
-    let timeout = output::timeout(args.timeout)?;
+/// Ourselves and each `--engine NAME=SPEC`, and the names in that order.
+fn entrants(args: &CompareArgs) -> Result<(Vec<Entrant>, Vec<&str>)> {
     let engine_options = output::engine_options(Some(args.threads), args.handshake_timeout)?;
     let mut entrants = vec![ourselves(args.threads)?];
     let mut names: Vec<&str> = vec!["perft"];
@@ -56,6 +55,99 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         let spec = EngineSpec::parse(spec, &output::answer_format(&args.patterns, name, &names))?;
         entrants.push(Entrant { engine: spec.build(name, &engine_options), spec: spec.to_string() });
     }
+    Ok((entrants, names))
+}
+
+/// The results table, one row per engine and position, then each
+/// engine's totals.
+fn print_tables(
+    out: &mut dyn Write,
+    positions: &[BenchPosition],
+    results: &[CompareResult],
+    summary: &[EngineSummary],
+) -> Result<()> {
+    let mut table = Table::new();
+    table.load_style(UTF8_FULL_CONDENSED);
+    table.set_header(["engine", "position", "depth", "nodes", "median s", "Mnps", "vs perft"]);
+    let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
+    for r in results {
+        let depth =
+            positions.iter().find(|p| p.id == r.position).map_or(String::new(), |p| p.depth.to_string());
+        let mut row = vec![Cell::new(&r.engine), Cell::new(&r.position), right(depth)];
+        match (&r.problem, r.nodes_per_second) {
+            // A failure or skip says why, instead of a row of dashes.
+            (Some(problem), None) => {
+                row.push(Cell::new(perft::board::truncate_chars(problem.lines().next().unwrap_or(""), 32)))
+            }
+            _ => row.extend([
+                right(r.nodes.map_or("-".into(), |n| n.to_string())),
+                right(if r.samples.is_empty() { "-".into() } else { format!("{:.3}", r.seconds.median) }),
+                right(r.nodes_per_second.map_or("-".into(), |s| format!("{:.1}", s / 1e6))),
+                right(r.ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x"))),
+            ]),
+        }
+        table.add_row(row);
+    }
+    writeln!(out, "{table}")?;
+    let mut totals = Table::new();
+    totals.load_style(UTF8_FULL_CONDENSED);
+    totals.set_header(["engine", "positions timed", "nodes", "seconds", "Mnps", "geometric mean vs perft"]);
+    for s in summary {
+        totals.add_row([
+            Cell::new(&s.engine),
+            right(s.positions.to_string()),
+            right(s.nodes.to_string()),
+            right(format!("{:.3}", s.seconds)),
+            right(format!("{:.1}", s.nodes_per_second / 1e6)),
+            right(s.geomean_ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x"))),
+        ]);
+    }
+    writeln!(out, "{totals}")?;
+    Ok(())
+}
+
+/// The JSON report of a comparison.
+fn compare_report(
+    args: &CompareArgs,
+    positions: &[BenchPosition],
+    engines: Vec<CompareEngine>,
+    results: Vec<CompareResult>,
+    summary: Vec<EngineSummary>,
+    interrupted: bool,
+) -> CompareReport {
+    CompareReport {
+        header: ReportHeader::now("compare"),
+        threads: args.threads,
+        rounds: args.repeat,
+        timeout_seconds: args.timeout,
+        method: "wall time of each count measured from outside the engine (process start to exit for \
+                 command engines, `go perft` to `Nodes searched` for UCI engines), minus the engine's \
+                 median start-up time (depth-1 count of the start position); engines interleaved in \
+                 rotated order each round; median of the rounds"
+            .into(),
+        positions: positions
+            .iter()
+            .map(|p| ComparePosition {
+                id: p.id.clone(),
+                fen: p.fen.clone(),
+                depth: p.depth,
+                expected: p.expected,
+            })
+            .collect(),
+        engines,
+        results,
+        summary,
+        interrupted,
+    }
+}
+
+pub fn compare(args: CompareArgs) -> Result<u8> {
+    output::threads(Some(args.threads))?;
+    if args.repeat == 0 {
+        bail!("--repeat must be at least 1");
+    }
+    let timeout = output::timeout(args.timeout)?;
+    let (mut entrants, names) = entrants(&args)?;
     let (mut positions, set_name, _) = load_positions(args.positions.as_deref())?;
     let before = positions.len();
     if args.skip_chess960 {
@@ -129,44 +221,8 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         }
     }
 
-    let mut table = Table::new();
-    table.load_style(UTF8_FULL_CONDENSED);
-    table.set_header(["engine", "position", "depth", "nodes", "median s", "Mnps", "vs perft"]);
-    let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
-    for r in &results {
-        let depth =
-            positions.iter().find(|p| p.id == r.position).map_or(String::new(), |p| p.depth.to_string());
-        let mut row = vec![Cell::new(&r.engine), Cell::new(&r.position), right(depth)];
-        match (&r.problem, r.nodes_per_second) {
-            // A failure or skip says why, instead of a row of dashes.
-            (Some(problem), None) => {
-                row.push(Cell::new(perft::board::truncate_chars(problem.lines().next().unwrap_or(""), 32)))
-            }
-            _ => row.extend([
-                right(r.nodes.map_or("-".into(), |n| n.to_string())),
-                right(if r.samples.is_empty() { "-".into() } else { format!("{:.3}", r.seconds.median) }),
-                right(r.nodes_per_second.map_or("-".into(), |s| format!("{:.1}", s / 1e6))),
-                right(r.ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x"))),
-            ]),
-        }
-        table.add_row(row);
-    }
-    writeln!(out, "{table}")?;
     let summary = summarize(&engines, &results);
-    let mut totals = Table::new();
-    totals.load_style(UTF8_FULL_CONDENSED);
-    totals.set_header(["engine", "positions timed", "nodes", "seconds", "Mnps", "geometric mean vs perft"]);
-    for s in &summary {
-        totals.add_row([
-            Cell::new(&s.engine),
-            right(s.positions.to_string()),
-            right(s.nodes.to_string()),
-            right(format!("{:.3}", s.seconds)),
-            right(format!("{:.1}", s.nodes_per_second / 1e6)),
-            right(s.geomean_ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x"))),
-        ]);
-    }
-    writeln!(out, "{totals}")?;
+    print_tables(&mut out, &positions, &results, &summary)?;
     let mut mismatch = false;
     for r in results.iter().filter(|r| r.nodes.is_some() && !r.agrees) {
         writeln!(
@@ -182,30 +238,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     writeln!(out, "Times are medians with each engine's start-up time subtracted; ratios above 1 are faster than perft.")?;
 
     if let Some(target) = target {
-        let report = CompareReport {
-            header: ReportHeader::now("compare"),
-            threads: args.threads,
-            rounds: args.repeat,
-            timeout_seconds: args.timeout,
-            method: "wall time of each count measured from outside the engine (process start to exit for \
-                     command engines, `go perft` to `Nodes searched` for UCI engines), minus the engine's \
-                     median start-up time (depth-1 count of the start position); engines interleaved in \
-                     rotated order each round; median of the rounds"
-                .into(),
-            positions: positions
-                .iter()
-                .map(|p| ComparePosition {
-                    id: p.id.clone(),
-                    fen: p.fen.clone(),
-                    depth: p.depth,
-                    expected: p.expected,
-                })
-                .collect(),
-            engines,
-            results,
-            summary,
-            interrupted,
-        };
+        let report = compare_report(&args, &positions, engines, results, summary, interrupted);
         target.write(&report, &mut out)?;
     }
     out.flush()?;

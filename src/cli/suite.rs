@@ -8,8 +8,8 @@ use anyhow::Result;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::CastlingMode;
 use perft::perft::{with_threads, KeySet, Mode};
-use perft::report::{HashInfo, ReportHeader, SuiteReport, SuiteSettings};
-use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOptions, SuitePlan};
+use perft::report::{HashInfo, ReportHeader, SuiteReport, SuiteResult, SuiteSettings};
+use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOptions, SuiteOutcome, SuitePlan};
 
 use super::args::SuiteArgs;
 use super::output::{self, ReportTarget};
@@ -32,6 +32,72 @@ pub fn suite_files(paths: &[std::path::PathBuf]) -> Vec<SuiteFile> {
         .iter()
         .map(|path| SuiteFile { name: path.display().to_string(), content: load_suite_file(path) })
         .collect()
+}
+
+/// Each wrong count with its position and our divide.
+fn print_failures(out: &mut dyn Write, results: &[SuiteResult]) -> Result<()> {
+    for failure in results.iter().filter(|r| !r.ok) {
+        writeln!(
+            out,
+            "FAIL {}: depth {}: expected {}, got {} ({})",
+            output::location(&failure.file, failure.line),
+            failure.depth,
+            failure.expected,
+            failure.nodes,
+            output::signed_difference(failure.nodes, failure.expected)
+        )?;
+        writeln!(out, "  fen: {}", failure.fen)?;
+        if let Some(recount) = failure.recount {
+            writeln!(
+                out,
+                "  the recount with the second hash key set gives {recount}: a hash collision corrupted one \
+                 of the two counts; rerun without --hash for the exact count"
+            )?;
+        }
+        writeln!(out, "  our divide at depth {}:", failure.depth)?;
+        for entry in &failure.divide {
+            writeln!(out, "    {}: {}", entry.mv, entry.nodes)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks, results and nodes per suite file.
+fn print_file_table(out: &mut dyn Write, outcome: &SuiteOutcome) -> Result<()> {
+    #[derive(Default)]
+    struct Row {
+        checks: usize,
+        passed: usize,
+        failed: usize,
+        errors: usize,
+        nodes: u128,
+    }
+    let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
+    for r in &outcome.results {
+        let row = rows.entry(&r.file).or_default();
+        row.checks += 1;
+        row.passed += usize::from(r.ok);
+        row.failed += usize::from(!r.ok);
+        row.nodes += r.nodes;
+    }
+    for (file, &count) in &outcome.error_counts {
+        rows.entry(file).or_default().errors += count;
+    }
+    let mut table = Table::new();
+    table.load_style(UTF8_FULL_CONDENSED);
+    table.set_header(["file", "checks", "passed", "failed", "errors", "nodes"]);
+    for (file, row) in &rows {
+        table.add_row([
+            Cell::new(file),
+            Cell::new(row.checks).set_alignment(CellAlignment::Right),
+            Cell::new(row.passed).set_alignment(CellAlignment::Right),
+            Cell::new(row.failed).set_alignment(CellAlignment::Right),
+            Cell::new(row.errors).set_alignment(CellAlignment::Right),
+            Cell::new(row.nodes).set_alignment(CellAlignment::Right),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    Ok(())
 }
 
 pub fn suite(args: SuiteArgs) -> Result<u8> {
@@ -82,68 +148,13 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     bar.finish_and_clear();
 
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
-    for failure in outcome.results.iter().filter(|r| !r.ok) {
-        writeln!(
-            out,
-            "FAIL {}: depth {}: expected {}, got {} ({})",
-            output::location(&failure.file, failure.line),
-            failure.depth,
-            failure.expected,
-            failure.nodes,
-            output::signed_difference(failure.nodes, failure.expected)
-        )?;
-        writeln!(out, "  fen: {}", failure.fen)?;
-        if let Some(recount) = failure.recount {
-            writeln!(
-                out,
-                "  the recount with the second hash key set gives {recount}: a hash collision corrupted one \
-                 of the two counts; rerun without --hash for the exact count"
-            )?;
-        }
-        writeln!(out, "  our divide at depth {}:", failure.depth)?;
-        for entry in &failure.divide {
-            writeln!(out, "    {}: {}", entry.mv, entry.nodes)?;
-        }
-    }
+    print_failures(&mut out, &outcome.results)?;
     output::print_suite_errors(&mut out, &outcome.errors, target.is_some())?;
     for warning in &warnings {
         writeln!(out, "note: {}: {}", output::location(&warning.file, warning.line), warning.message)?;
     }
 
-    // Per-file table.
-    #[derive(Default)]
-    struct Row {
-        checks: usize,
-        passed: usize,
-        failed: usize,
-        errors: usize,
-        nodes: u128,
-    }
-    let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
-    for r in &outcome.results {
-        let row = rows.entry(&r.file).or_default();
-        row.checks += 1;
-        row.passed += usize::from(r.ok);
-        row.failed += usize::from(!r.ok);
-        row.nodes += r.nodes;
-    }
-    for (file, &count) in &outcome.error_counts {
-        rows.entry(file).or_default().errors += count;
-    }
-    let mut table = Table::new();
-    table.load_style(UTF8_FULL_CONDENSED);
-    table.set_header(["file", "checks", "passed", "failed", "errors", "nodes"]);
-    for (file, row) in &rows {
-        table.add_row([
-            Cell::new(file),
-            Cell::new(row.checks).set_alignment(CellAlignment::Right),
-            Cell::new(row.passed).set_alignment(CellAlignment::Right),
-            Cell::new(row.failed).set_alignment(CellAlignment::Right),
-            Cell::new(row.errors).set_alignment(CellAlignment::Right),
-            Cell::new(row.nodes).set_alignment(CellAlignment::Right),
-        ]);
-    }
-    writeln!(out, "{table}")?;
+    print_file_table(&mut out, &outcome)?;
     let s = &outcome.summary;
     writeln!(
         out,
