@@ -142,6 +142,9 @@ fn split_unit_merge_gives_published_totals_and_runs_divide() {
     for (name, fen, depth, ply, units, nodes, chess960) in [
         ("start-d5", STARTPOS, 5, 2, 7, "4865609", false),
         ("start-d6", STARTPOS, 6, 3, 8, "119060324", false),
+        // From ply 4 on, one root move reaches a position by several paths
+        // (1.Nf3 Nf6 2.Nc3 Nc6 and 1.Nf3 Nc6 2.Nc3 Nf6).
+        ("start-d6-p4", STARTPOS, 6, 4, 4, "119060324", false),
         ("kiwipete", KIWIPETE, 4, 2, 5, "4085603", false),
         ("kiwipete-d5", KIWIPETE, 5, 1, 48, "193690690", false),
         ("chess960", FRC, 5, 2, 6, "8146062", true),
@@ -161,6 +164,43 @@ fn split_unit_merge_gives_published_totals_and_runs_divide() {
         let ran = ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(lines, divide_lines(&ran), "{name}: merge's divide is run's");
     }
+}
+
+#[test]
+fn a_root_reached_by_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    let plan = dir.to_str().unwrap();
+    ok(&[
+        "split",
+        "--startpos",
+        "--moves",
+        "e2e4",
+        "e7e5",
+        "--depth",
+        "4",
+        "--ply",
+        "2",
+        "--units",
+        "3",
+        "--out",
+        plan,
+    ]);
+    assert_eq!(
+        manifest(&dir)["fen"].as_str().unwrap(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    run_all(&dir, 1);
+    let merged = ok(&["merge", plan]);
+    assert_eq!(divide_lines(&merged), divide_lines(&ok(&["run", "4", "--moves", "e2e4", "e7e5"])));
+    // Not a plan: one clear error, status 2.
+    let output = run(&["merge", tmp.path().join("nothing").to_str().unwrap()]);
+    assert_eq!(status(&output), 2, "{}", text(&output));
+    assert!(text(&output).contains("manifest.json"), "{}", text(&output));
+    std::fs::write(dir.join("manifest.json"), "{\"kind\": \"perft-plan\"}").unwrap();
+    let output = run(&["unit", plan, "--index", "0"]);
+    assert_eq!(status(&output), 2, "{}", text(&output));
+    assert!(text(&output).contains("not a perft plan manifest"), "{}", text(&output));
 }
 
 #[test]
@@ -412,7 +452,7 @@ fn two_key_sets_must_agree() {
 fn merge_sums_past_two_to_the_64_exactly() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("plan");
-    split(&dir, STARTPOS, 4, 3, 3, &[]);
+    split(&dir, STARTPOS, 5, 4, 3, &[]);
     run_all(&dir, 1);
     // Synthetic counts near 2^62 for every position, resealed: the merged
     // total is the sum of multiplicity x count, far past 2^64.
@@ -434,6 +474,12 @@ fn merge_sums_past_two_to_the_64_exactly() {
         write_result(&dir, entry.index.0, 1, &result);
     }
     assert!(expected > u128::from(u64::MAX) * 1000);
+    let several_paths = plan
+        .read_unit(&plan.manifest.units[0])
+        .unwrap()
+        .iter()
+        .any(|p| p.per_root.iter().any(|&(_, n)| n > 1));
+    assert!(several_paths, "a position reached by several paths from one root move");
     let merged = ok(&["merge", dir.to_str().unwrap()]);
     assert!(merged.contains(&format!("\nNodes searched: {expected}\n")), "{merged}");
     for (mv, n) in plan.manifest.root_moves.iter().zip(&divide) {
