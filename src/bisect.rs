@@ -265,6 +265,79 @@ fn set_difference(
     (missing, extra)
 }
 
+/// The child to descend into, its move, and the engine's answer and our
+/// divide there when already asked.
+type Next = Option<(String, Move, Option<(crate::engine::EngineRun, Option<OurDivide>)>)>;
+
+/// What choosing the next child needs to ask the engine.
+struct Asker<'a> {
+    engine: &'a mut dyn Engine,
+    start: &'a EnginePosition,
+    timeout: Duration,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl Asker<'_> {
+    /// With the engine's divide: the smallest child whose count differs,
+    /// preferring (one level ahead, among the first [`LOOK_AHEAD`]) one
+    /// whose move list differs.
+    fn next_by_divide(
+        self,
+        node: &Board,
+        path: &[String],
+        depth: u32,
+        ours: &OurDivide,
+        theirs: &BTreeMap<String, u128>,
+    ) -> Result<Next, BisectError> {
+        let mut differing: Vec<(&String, Move, u128)> = ours
+            .iter()
+            .filter(|(k, &(_, n))| theirs.get(*k) != Some(&n))
+            .map(|(k, &(mv, n))| (k, mv, n))
+            .collect();
+        differing.sort_by_key(|&(_, _, n)| n);
+        let mut chosen = None;
+        if depth > 1 {
+            for &(text, mv, _) in differing.iter().take(LOOK_AHEAD) {
+                let mut child = node.fork();
+                child.make(mv);
+                let child_path = [path, std::slice::from_ref(text)].concat();
+                let child_run =
+                    self.engine.perft(&position(self.start, &child_path), depth - 1, self.timeout)?;
+                let child_ours = our_divide(&child, depth - 1, self.stop)?;
+                let differs = engine_divide(&child, &child_run).is_some_and(|theirs| {
+                    let (missing, extra) = set_difference(&child_ours, &theirs);
+                    !missing.is_empty() || !extra.is_empty()
+                });
+                if differs || chosen.is_none() {
+                    chosen = Some((text.clone(), mv, Some((child_run, Some(child_ours)))));
+                }
+                if differs {
+                    break;
+                }
+            }
+        }
+        Ok(chosen.or_else(|| differing.first().map(|&(text, mv, _)| (text.clone(), mv, None))))
+    }
+
+    /// Without a divide: each child's count asked, smallest first, until
+    /// one differs.
+    fn next_by_counts(self, path: &[String], depth: u32, ours: &OurDivide) -> Result<Next, BisectError> {
+        if depth <= 1 {
+            return Ok(None);
+        }
+        let mut children: Vec<(&String, &(Move, u128))> = ours.iter().collect();
+        children.sort_by_key(|(_, &(_, n))| n);
+        for (text, &(mv, nodes)) in children {
+            let child_path = [path, std::slice::from_ref(text)].concat();
+            let child = self.engine.perft(&position(self.start, &child_path), depth - 1, self.timeout)?;
+            if child.nodes != nodes {
+                return Ok(Some((text.clone(), mv, Some((child, None)))));
+            }
+        }
+        Ok(None)
+    }
+}
+
 /// Bisects a count difference of `engine` at `depth` below `board` (which
 /// the engine knows as `start`, a FEN and moves). At each level it compares
 /// the engine's divide with ours; where the move lists differ, that is the
@@ -362,61 +435,15 @@ pub fn bisect(
             }
             return Ok(found(&parent_board, parent.path, parent.depth, Vec::new(), Vec::new(), false, steps));
         }
-        let next: Option<(String, Move)> = if let Some(theirs) = their_divide {
-            let mut differing: Vec<(&String, Move, u128)> = ours
-                .iter()
-                .filter(|(k, &(_, n))| theirs.get(*k) != Some(&n))
-                .map(|(k, &(mv, n))| (k, mv, n))
-                .collect();
-            differing.sort_by_key(|&(_, _, n)| n);
-            // Look one level ahead for a child whose move list differs.
-            let mut chosen = None;
-            if depth > 1 {
-                for &(text, mv, _) in differing.iter().take(LOOK_AHEAD) {
-                    let mut child = node.fork();
-                    child.make(mv);
-                    let mut child_path = path.clone();
-                    child_path.push(text.clone());
-                    let child_run = engine.perft(&position(start, &child_path), depth - 1, timeout)?;
-                    let child_ours = our_divide(&child, depth - 1, stop)?;
-                    let differs = engine_divide(&child, &child_run).is_some_and(|theirs| {
-                        let (missing, extra) = set_difference(&child_ours, &theirs);
-                        !missing.is_empty() || !extra.is_empty()
-                    });
-                    if differs || chosen.is_none() {
-                        chosen = Some((text.clone(), mv, child_run, child_ours));
-                    }
-                    if differs {
-                        break;
-                    }
-                }
-            }
-            match chosen {
-                Some((text, mv, child_run, child_ours)) => {
-                    known = Some((child_run, Some(child_ours)));
-                    Some((text, mv))
-                }
-                None => differing.first().map(|&(text, mv, _)| (text.clone(), mv)),
-            }
-        } else {
-            // No divide: ask for each child's count, smallest first.
-            let mut children: Vec<(&String, &(Move, u128))> = ours.iter().collect();
-            children.sort_by_key(|(_, &(_, n))| n);
-            let mut chosen = None;
-            if depth > 1 {
-                for (text, &(mv, nodes)) in children {
-                    let mut child_path = path.clone();
-                    child_path.push(text.clone());
-                    let child = engine.perft(&position(start, &child_path), depth - 1, timeout)?;
-                    if child.nodes != nodes {
-                        known = Some((child, None));
-                        chosen = Some((text.clone(), mv));
-                        break;
-                    }
-                }
-            }
-            chosen
+        let ask = Asker { engine: &mut *engine, start, timeout, stop };
+        let next = match their_divide {
+            Some(theirs) => ask.next_by_divide(&node, &path, depth, &ours, &theirs)?,
+            None => ask.next_by_counts(&path, depth, &ours)?,
         };
+        let next = next.map(|(text, mv, ahead)| {
+            known = ahead;
+            (text, mv)
+        });
         let Some((text, mv)) = next else {
             // Every child agrees, or this is depth 1: the engine generates a
             // different set of moves here, which it does not name.
