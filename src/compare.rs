@@ -63,10 +63,36 @@ pub fn run_compare(
     stop: Option<&AtomicBool>,
     progress: &dyn Fn(CompareEvent),
 ) -> (Vec<CompareEngine>, Vec<CompareResult>) {
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let mut engines = start_up(entrants, timeout, progress);
+    // Only start-up errors so far: those that have none race.
+    let started: Vec<bool> = engines.iter().map(|e| e.errors.is_empty()).collect();
+    let cells = race(entrants, &mut engines, &started, positions, rounds, timeout, stop, progress);
+    let results = judge(&engines, &started, positions, &cells);
+    (engines, results)
+}
+
+/// What one engine did on one position over the rounds.
+#[derive(Clone, Default)]
+struct Cell {
+    /// Seconds per run, start-up subtracted.
+    samples: Vec<f64>,
+    /// The count of each run.
+    counts: Vec<u128>,
+    /// The last error, or why the position was skipped.
+    problem: Option<String>,
+    /// The engine cannot count this position: not asked again.
+    unsupported: bool,
+}
+
+/// Each engine's start-up time (the median of [`STARTUP_RUNS`] depth-1
+/// counts of the start position), or why it failed to start.
+fn start_up(
+    entrants: &mut [Entrant],
+    timeout: Duration,
+    progress: &dyn Fn(CompareEvent),
+) -> Vec<CompareEngine> {
     let startpos = EnginePosition::new(STARTPOS_FEN, false);
     let mut engines: Vec<CompareEngine> = Vec::new();
-    let mut alive = Vec::new();
     for entrant in entrants.iter_mut() {
         let mut times = Vec::new();
         let mut error = None;
@@ -86,7 +112,6 @@ pub fn run_compare(
         let startup = stats(&times).median;
         let name = entrant.engine.name().to_string();
         progress(CompareEvent::Startup { engine: &name, result: error.clone().map_or(Ok(startup), Err) });
-        alive.push(error.is_none());
         engines.push(CompareEngine {
             name,
             spec: entrant.spec.clone(),
@@ -94,40 +119,54 @@ pub fn run_compare(
             errors: error.map(|e| format!("failed to start: {e}")).into_iter().collect(),
         });
     }
+    engines
+}
 
+/// The rounds: every engine that started on every position, in an order
+/// rotated each round; `cells[engine][position]`. Errors are added to the
+/// engine's list.
+#[allow(clippy::too_many_arguments)]
+fn race(
+    entrants: &mut [Entrant],
+    engines: &mut [CompareEngine],
+    started: &[bool],
+    positions: &[BenchPosition],
+    rounds: usize,
+    timeout: Duration,
+    stop: Option<&AtomicBool>,
+    progress: &dyn Fn(CompareEvent),
+) -> Vec<Vec<Cell>> {
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let n = entrants.len();
-    // samples[engine][position], counts[engine][position], problems likewise
-    let mut samples = vec![vec![Vec::new(); positions.len()]; n];
-    let mut counts: Vec<Vec<Vec<u128>>> = vec![vec![Vec::new(); positions.len()]; n];
-    let mut problems: Vec<Vec<Option<String>>> = vec![vec![None; positions.len()]; n];
-    let mut unsupported = vec![vec![false; positions.len()]; n];
+    let mut cells = vec![vec![Cell::default(); positions.len()]; n];
     for round in 0..rounds.max(1) {
         for (p, position) in positions.iter().enumerate() {
             let engine_position = EnginePosition::new(position.fen.clone(), position.board.is_chess960());
             for k in 0..n {
                 let e = (k + round) % n;
-                if !alive[e] || unsupported[e][p] || stopped() {
+                if !started[e] || cells[e][p].unsupported || stopped() {
                     continue;
                 }
+                let cell = &mut cells[e][p];
                 let entrant = &mut entrants[e];
                 let result = entrant.engine.perft(&engine_position, position.depth, timeout);
                 let name = entrant.engine.name().to_string();
                 let event = match result {
                     Ok(run) => {
                         let seconds = (run.seconds - engines[e].startup_seconds).max(1e-6);
-                        samples[e][p].push(seconds);
-                        counts[e][p].push(run.nodes);
+                        cell.samples.push(seconds);
+                        cell.counts.push(run.nodes);
                         Ok(seconds)
                     }
                     Err(EngineError::Unsupported(what)) => {
-                        unsupported[e][p] = true;
-                        problems[e][p] = Some(format!("skipped: it cannot count {what}"));
+                        cell.unsupported = true;
+                        cell.problem = Some(format!("skipped: it cannot count {what}"));
                         Err(format!("{}: skipped, it cannot count {what}", position.id))
                     }
                     Err(error) => {
                         let message = format!("{}: {error}", position.id);
                         engines[e].errors.push(message.clone());
-                        problems[e][p] = Some(error.to_string());
+                        cell.problem = Some(error.to_string());
                         Err(message)
                     }
                 };
@@ -135,24 +174,36 @@ pub fn run_compare(
             }
         }
     }
+    cells
+}
 
+/// One result per engine and position: timed where the counts agree and
+/// the run is long enough to time, else why not; speeds relative to ours
+/// (the first engine).
+fn judge(
+    engines: &[CompareEngine],
+    started: &[bool],
+    positions: &[BenchPosition],
+    cells: &[Vec<Cell>],
+) -> Vec<CompareResult> {
     let mut results = Vec::new();
     let mut our_speed = vec![None; positions.len()];
-    for e in 0..n {
+    for (e, engine) in engines.iter().enumerate() {
         for (p, position) in positions.iter().enumerate() {
-            let seen = &counts[e][p];
+            let cell = &cells[e][p];
+            let seen = &cell.counts;
             let agrees = !seen.is_empty() && seen.iter().all(|&c| c == position.expected);
-            let seconds = stats(&samples[e][p]);
+            let seconds = stats(&cell.samples);
             // A count that takes less than the engine's own start-up time
             // (or a millisecond) cannot be timed against it.
-            let too_short = !samples[e][p].is_empty()
-                && (seconds.median < engines[e].startup_seconds || seconds.median < MIN_TIMED_SECONDS);
+            let too_short = !cell.samples.is_empty()
+                && (seconds.median < engine.startup_seconds || seconds.median < MIN_TIMED_SECONDS);
             let speed = (agrees && !too_short && seconds.median > 0.0)
                 .then(|| position.expected as f64 / seconds.median);
             if e == 0 {
                 our_speed[p] = speed;
             }
-            let problem = if !alive[e] {
+            let problem = if !started[e] {
                 Some("failed to start".to_string())
             } else if seen.iter().any(|&c| c != position.expected) {
                 Some(format!(
@@ -164,17 +215,17 @@ pub fn run_compare(
                 Some(format!(
                     "too fast to time: {:.2} ms after subtracting {:.2} ms of start-up; use a deeper position",
                     seconds.median * 1e3,
-                    engines[e].startup_seconds * 1e3
+                    engine.startup_seconds * 1e3
                 ))
             } else {
-                problems[e][p].clone()
+                cell.problem.clone()
             };
             results.push(CompareResult {
-                engine: engines[e].name.clone(),
+                engine: engine.name.clone(),
                 position: position.id.clone(),
                 nodes: seen.last().copied(),
                 agrees,
-                samples: samples[e][p].clone(),
+                samples: cell.samples.clone(),
                 seconds,
                 nodes_per_second: speed,
                 ratio_to_ours: speed.zip(our_speed[p]).map(|(theirs, ours)| theirs / ours),
@@ -182,7 +233,7 @@ pub fn run_compare(
             });
         }
     }
-    (engines, results)
+    results
 }
 
 /// Each engine's totals over the positions where it was timed and agreed:
