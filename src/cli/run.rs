@@ -2,24 +2,18 @@
 //! verified, checkpointed and resumable.
 
 use std::io::Write;
-use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
-use perft::perft::journal::{plan_tasks, Journal, JournalHeader};
-use perft::perft::{count, divide_with, perft_stats, with_threads, KeySet, Mode, Search};
+use perft::perft::journal::{count_journaled, plan_tasks, Divide, Journal, JournalHeader};
+use perft::perft::{divide_with, perft_stats, with_threads, KeySet, Mode, Search};
 use perft::report::{DivideEntry, HashInfo, ReportHeader, RunReport};
-use perft::types::Move;
-use rayon::prelude::*;
 
 use super::args::RunArgs;
 use super::output::{self, ReportTarget};
 use super::{interrupted_status, EXIT_OK, INTERRUPTED};
-
-/// Root moves with their counts; `None` for a move cut short by Ctrl-C.
-type Divide = Vec<(Move, Option<u128>)>;
 
 /// Counts through a journal: the tree split into subtrees, each finished
 /// one recorded, those already in the journal skipped. Returns the divide
@@ -46,46 +40,61 @@ fn count_with_journal(
         }
         (None, None) => unreachable!("only called with a journal"),
     };
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let counts: Vec<Option<u128>> = with_threads(threads, || {
-        tasks
-            .par_iter()
-            .enumerate()
-            .map(|(i, path)| {
-                if let Some(&n) = done.get(&i) {
-                    return Some(n);
-                }
-                let mut child = board.fork();
-                for &mv in path {
-                    child.make(mv);
-                }
-                let n = count(&child, depth - path.len() as u32, search)?;
-                let moves: Vec<String> =
-                    path.iter().map(|&m| m.uci(board.is_chess960()).to_string()).collect();
-                if let Err(e) = journal.record(i, &moves, n) {
-                    failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e.into());
-                    // Stop the other subtrees: their counts could not be kept.
-                    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
-                    return None;
-                }
-                Some(n)
-            })
-            .collect()
-    })?;
-    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(error.context("cannot write the journal; stopped"));
-    }
-    let resumed: u128 = done.values().sum();
-    // Subtrees are in root-move order: sum them per root move.
-    let mut divide: Divide = Vec::new();
-    for (path, n) in tasks.iter().zip(counts) {
-        let Some(&first) = path.first() else { continue };
-        match divide.last_mut() {
-            Some((mv, total)) if *mv == first => *total = total.zip(n).map(|(a, b)| a + b),
-            _ => divide.push((first, n)),
+    let divide = with_threads(threads, || count_journaled(board, depth, search, &tasks, &journal, &done))?
+        .context("cannot write the journal; stopped")?;
+    Ok((divide, done.values().sum()))
+}
+
+/// What finished before a signal, and how to go on.
+fn print_interrupted(
+    out: &mut dyn Write,
+    board: &Board,
+    divide: &Divide,
+    nodes: u128,
+    seconds: f64,
+    args: &RunArgs,
+) -> Result<()> {
+    writeln!(out, "interrupted after {seconds:.1} s; root moves finished:")?;
+    for &(mv, n) in divide {
+        if let Some(n) = n {
+            writeln!(out, "{}: {n}", board.uci(mv))?;
         }
     }
-    Ok((divide, resumed))
+    let done = divide.iter().filter(|(_, n)| n.is_some()).count();
+    writeln!(out, "{done} of {} root moves finished ({nodes} nodes)", divide.len())?;
+    if let Some(path) = args.checkpoint.as_ref().or(args.resume.as_ref()) {
+        writeln!(
+            out,
+            "every finished subtree is in {}: rerun with --resume {} to finish",
+            path.display(),
+            path.display()
+        )?;
+    }
+    Ok(())
+}
+
+/// Counts again with the second key set: `None` if interrupted, else
+/// whether every root move agrees with `divide` (`Err` holds the second
+/// total when not).
+fn verify_hash(
+    board: &Board,
+    depth: u32,
+    mode: Mode,
+    args: &RunArgs,
+    threads: usize,
+    divide: &Divide,
+) -> Result<Option<Result<(), u128>>> {
+    let second = output::hash_table(args.hash.unwrap_or(1), KeySet::Secondary)?;
+    let search = Search { mode, table: Some(&second), stop: Some(&INTERRUPTED) };
+    let again = with_threads(threads, || divide_with(board, depth, &search, &|_, _| {}))?;
+    if again.iter().any(|(_, n)| n.is_none()) {
+        return Ok(None);
+    }
+    if again.iter().zip(divide).all(|(a, b)| a.0 == b.0 && a.1 == b.1) {
+        Ok(Some(Ok(())))
+    } else {
+        Ok(Some(Err(again.iter().filter_map(|&(_, n)| n).sum())))
+    }
 }
 
 pub fn run(args: RunArgs) -> Result<u8> {
@@ -141,23 +150,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     };
 
     if !finished {
-        // A signal: show and write what finished, say how to go on.
-        writeln!(out, "interrupted after {seconds:.1} s; root moves finished:")?;
-        for &(mv, n) in &divide {
-            if let Some(n) = n {
-                writeln!(out, "{}: {n}", board.uci(mv))?;
-            }
-        }
-        let done = divide.iter().filter(|(_, n)| n.is_some()).count();
-        writeln!(out, "{done} of {} root moves finished ({nodes} nodes)", divide.len())?;
-        if let Some(path) = args.checkpoint.as_ref().or(args.resume.as_ref()) {
-            writeln!(
-                out,
-                "every finished subtree is in {}: rerun with --resume {} to finish",
-                path.display(),
-                path.display()
-            )?;
-        }
+        print_interrupted(&mut out, &board, &divide, nodes, seconds, &args)?;
         if let Some(target) = &target {
             target.write(&report(nodes, hash, true), &mut out)?;
         }
@@ -166,10 +159,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     }
 
     if args.verify_hash {
-        let second = output::hash_table(args.hash.unwrap_or(1), KeySet::Secondary)?;
-        let search = Search { mode, table: Some(&second), stop: Some(&INTERRUPTED) };
-        let again = with_threads(threads, || divide_with(&board, depth, &search, &|_, _| {}))?;
-        if again.iter().any(|(_, n)| n.is_none()) {
+        let Some(agree) = verify_hash(&board, depth, mode, &args, threads, &divide)? else {
             writeln!(
                 out,
                 "interrupted during --verify-hash; the first run's total was {nodes} (not verified)"
@@ -178,13 +168,11 @@ pub fn run(args: RunArgs) -> Result<u8> {
                 target.write(&report(nodes, hash, true), &mut out)?;
             }
             return Ok(interrupted_status());
-        }
-        let agree = again.iter().zip(&divide).all(|(a, b)| a.0 == b.0 && a.1 == b.1);
+        };
         if let Some(hash) = hash.as_mut() {
-            hash.verified = Some(agree);
+            hash.verified = Some(agree.is_ok());
         }
-        if !agree {
-            let other: u128 = again.iter().filter_map(|&(_, n)| n).sum();
+        if let Err(other) = agree {
             bail!(
                 "--verify-hash: the second key set gives {other} nodes, the first {nodes}: a hash collision \
                  corrupted one of the runs; rerun without --hash for the exact count"

@@ -25,11 +25,14 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+
+use rayon::prelude::*;
 
 use crate::board::Board;
 use crate::movegen::MoveList;
-use crate::perft::Mode;
+use crate::perft::{count, Mode, Search};
 use crate::types::Move;
 
 const MAGIC: &str = "perft-journal 1";
@@ -298,20 +301,88 @@ impl Journal {
         Ok(Resumed { journal: Journal { path: path.to_path_buf(), file: Mutex::new(file) }, done, notes })
     }
 
-    /// Appends one finished subtree and flushes it to the operating system.
+    /// Appends one finished subtree (its index, its path from the root,
+    /// castling written for Chess960 if `chess960`, its count) and flushes
+    /// it to the operating system.
     ///
     /// # Errors
     /// An I/O error.
-    pub fn record(&self, index: usize, moves: &[String], count: u128) -> Result<(), JournalError> {
-        let body = if moves.is_empty() {
-            format!("{index} {count}")
-        } else {
-            format!("{index} {} {count}", moves.join(" "))
-        };
+    pub fn record(
+        &self,
+        index: usize,
+        path: &[Move],
+        chess960: bool,
+        count: u128,
+    ) -> Result<(), JournalError> {
+        let mut body = index.to_string();
+        for mv in path {
+            body.push_str(&format!(" {}", mv.uci(chess960)));
+        }
+        body.push_str(&format!(" {count}"));
         let line = format!("{body} {:016x}\n", fnv1a(&body));
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.write_all(line.as_bytes()).map_err(|source| JournalError::Io { path: self.path.clone(), source })
     }
+}
+
+/// Root moves with their counts; `None` for a move with a subtree cut
+/// short by the stop flag.
+pub type Divide = Vec<(Move, Option<u128>)>;
+
+/// Counts `board` to `depth` subtree by subtree on the current rayon pool:
+/// `tasks` as [`plan_tasks`] makes them, those in `done` taken from there,
+/// each other one counted with `search` and recorded in `journal` as soon
+/// as it finishes. Returns the root divide.
+///
+/// # Errors
+/// The first journal write that failed; subtrees not yet started then are
+/// not started (their counts could not be kept).
+pub fn count_journaled(
+    board: &Board,
+    depth: u32,
+    search: &Search,
+    tasks: &[Vec<Move>],
+    journal: &Journal,
+    done: &BTreeMap<usize, u128>,
+) -> Result<Divide, JournalError> {
+    let failure: Mutex<Option<JournalError>> = Mutex::new(None);
+    let failed = AtomicBool::new(false);
+    let counts: Vec<Option<u128>> = tasks
+        .par_iter()
+        .enumerate()
+        .map(|(i, path)| {
+            if let Some(&n) = done.get(&i) {
+                return Some(n);
+            }
+            if failed.load(Ordering::Relaxed) {
+                return None;
+            }
+            let mut child = board.fork();
+            for &mv in path {
+                child.make(mv);
+            }
+            let n = count(&child, depth - path.len() as u32, search)?;
+            if let Err(e) = journal.record(i, path, board.is_chess960(), n) {
+                failed.store(true, Ordering::Relaxed);
+                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                return None;
+            }
+            Some(n)
+        })
+        .collect();
+    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error);
+    }
+    // Subtrees are in root-move order: sum them per root move.
+    let mut divide: Divide = Vec::new();
+    for (path, n) in tasks.iter().zip(counts) {
+        let Some(&first) = path.first() else { continue };
+        match divide.last_mut() {
+            Some((mv, total)) if *mv == first => *total = total.zip(n).map(|(a, b)| a + b),
+            _ => divide.push((first, n)),
+        }
+    }
+    Ok(divide)
 }
 
 #[cfg(test)]
@@ -349,9 +420,8 @@ mod tests {
         let header =
             JournalHeader { fen: board.fen(), depth: 4, mode: Mode::Bulk, split, tasks: tasks.len() };
         let journal = Journal::create(&path, &header).unwrap();
-        let uci = |i: usize| tasks[i].iter().map(|m| m.to_string()).collect::<Vec<_>>();
-        journal.record(0, &uci(0), 380).unwrap();
-        journal.record(5, &uci(5), 420).unwrap();
+        journal.record(0, &tasks[0], false, 380).unwrap();
+        journal.record(5, &tasks[5], false, 420).unwrap();
         drop(journal);
         assert!(matches!(Journal::create(&path, &header), Err(JournalError::Exists(_))));
         let resumed = Journal::resume(&path, &header, &tasks, &board).unwrap();
@@ -362,7 +432,7 @@ mod tests {
         let resumed = Journal::resume(&path, &header, &tasks, &board).unwrap();
         assert_eq!(resumed.done.len(), 2);
         assert_eq!(resumed.notes.len(), 1, "{:?}", resumed.notes);
-        resumed.journal.record(7, &uci(7), 420).unwrap();
+        resumed.journal.record(7, &tasks[7], false, 420).unwrap();
         drop(resumed);
         assert_eq!(Journal::resume(&path, &header, &tasks, &board).unwrap().done.len(), 3);
         // CRLF line endings read alike.
