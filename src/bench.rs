@@ -5,8 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::board::{Board, CastlingMode, FenOptions};
-use crate::perft::{count, Mode, Search};
-use crate::report::{BenchEntry, Stats};
+use crate::perft::{perft_with, CountOptions, Mode};
+use crate::report::{BenchEntry, Timings};
 use crate::suite::ParsedSuite;
 
 /// One position of a benchmark set.
@@ -63,7 +63,7 @@ pub fn bench_set_version(text: &[u8]) -> String {
 }
 
 /// Times of repeated runs as statistics.
-pub fn stats(samples: &[f64]) -> Stats {
+pub fn stats(samples: &[f64]) -> Timings {
     let mut sorted = samples.to_vec();
     sorted.sort_by(f64::total_cmp);
     let median = match sorted.len() {
@@ -71,7 +71,11 @@ pub fn stats(samples: &[f64]) -> Stats {
         n if n % 2 == 1 => sorted[n / 2],
         n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
     };
-    Stats { min: sorted.first().copied().unwrap_or(0.0), median, max: sorted.last().copied().unwrap_or(0.0) }
+    Timings {
+        min: sorted.first().copied().unwrap_or(0.0),
+        median,
+        max: sorted.last().copied().unwrap_or(0.0),
+    }
 }
 
 /// Runs the benchmark on the current rayon pool: a warm-up pass one ply
@@ -92,7 +96,11 @@ pub fn run_bench(
         if stopped() {
             break;
         }
-        count(&position.board, position.depth.saturating_sub(1), &Search { mode, table: None, stop });
+        perft_with(
+            &position.board,
+            position.depth.saturating_sub(1),
+            &CountOptions { mode, table: None, stop },
+        );
     }
     let mut samples = vec![Vec::with_capacity(repeat); positions.len()];
     let mut nodes = vec![0u128; positions.len()];
@@ -102,8 +110,8 @@ pub fn run_bench(
                 break;
             }
             let start = Instant::now();
-            let search = Search { mode, table: None, stop };
-            let Some(count) = count(&position.board, position.depth, &search) else { break };
+            let search = CountOptions { mode, table: None, stop };
+            let Some(count) = perft_with(&position.board, position.depth, &search) else { break };
             nodes[i] = count;
             let seconds = start.elapsed().as_secs_f64();
             samples[i].push(seconds);

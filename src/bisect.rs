@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
 use crate::engine::{Engine, EngineError, EnginePosition};
-use crate::perft::{divide_with, Mode, Search};
+use crate::perft::{divide_with_progress, CountOptions, Mode};
 use crate::types::{Move, PieceKind};
 
 /// What a faulty position exercises.
@@ -230,7 +230,7 @@ type OurDivide = BTreeMap<String, (Move, u128)>;
 
 /// Our divide, or `Err(Interrupted)` when `stop` cut it short.
 fn our_divide(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Result<OurDivide, BisectError> {
-    divide_with(board, depth, &Search { mode: Mode::Bulk, table: None, stop }, &|_, _| {})
+    divide_with_progress(board, depth, &CountOptions { mode: Mode::Bulk, table: None, stop }, &|_, _| {})
         .into_iter()
         .map(|(mv, nodes)| Ok((board.uci(mv), (mv, nodes.ok_or(BisectError::Interrupted)?))))
         .collect()

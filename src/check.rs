@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bisect::{bisect, Bisection};
 use crate::engine::{Engine, EngineError, EnginePosition};
-use crate::perft::{count, Mode, Search};
+use crate::perft::{perft_with, CountOptions, Mode};
 use crate::report::{CheckResult, CheckSummary, SuiteError};
 use crate::suite::{PlannedCheck, SuitePlan};
 
@@ -243,8 +243,8 @@ fn ask(
     let (expected, expected_from) = match item.expected {
         Some(n) => (n, ExpectedFrom::File),
         None => {
-            let search = Search { mode: Mode::Bulk, table: None, stop: options.stop };
-            (count(&item.board, item.depth, &search)?, ExpectedFrom::Perft)
+            let search = CountOptions { mode: Mode::Bulk, table: None, stop: options.stop };
+            (perft_with(&item.board, item.depth, &search)?, ExpectedFrom::Perft)
         }
     };
     let mut result = CheckResult {

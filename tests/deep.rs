@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use perft::board::{Board, CastlingMode};
-use perft::perft::{count, perft, with_threads, KeySet, Mode, PerftTable, Search};
+use perft::perft::{perft, perft_with, with_threads, CountOptions, KeySet, Mode, PerftTable};
 use perft::suite::{load_suite_file, SuiteFile, SuiteOptions, SuitePlan};
 use serde_json::Value;
 
@@ -73,8 +73,8 @@ fn tiny_tables_force_replacement_and_stay_exact() {
                 let table = PerftTable::with_buckets(buckets, keys).unwrap();
                 let modes: &[Mode] = if buckets == 16 { &[Mode::Bulk, Mode::Full] } else { &[Mode::Bulk] };
                 for &mode in modes {
-                    let search = Search { mode, table: Some(&table), stop: None };
-                    let nodes = with_threads(2, || count(&board, depth, &search)).unwrap();
+                    let search = CountOptions { mode, table: Some(&table), stop: None };
+                    let nodes = with_threads(2, || perft_with(&board, depth, &search)).unwrap();
                     assert_eq!(
                         nodes,
                         Some(expected),
@@ -322,7 +322,7 @@ fn run_stats_prints_and_reports_the_table() {
     assert_eq!(row["depth"], 4);
     assert_eq!(row["promotions"], 15172);
     assert_eq!(row["discovered_checks"], 42);
-    // Stats make every node; they do not combine with a table or journal.
+    // Timings make every node; they do not combine with a table or journal.
     let output = bin().args(["run", "3", "--stats", "--hash", "1"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
 }

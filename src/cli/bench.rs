@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::bench::{bench_positions, bench_set_version, run_bench, BenchPosition};
 use perft::perft::{with_threads, Mode};
-use perft::report::{BenchReport, BenchTotal, ReportHeader, Stats};
+use perft::report::{BenchReport, BenchTotal, ReportHeader, Timings};
 use perft::suite::parse_suite;
 
 use super::args::BenchArgs;
@@ -61,8 +61,8 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
     }
 
     let total_nodes: u128 = entries.iter().map(|e| e.nodes).sum();
-    let sum = |f: fn(&Stats) -> f64| entries.iter().map(|e| f(&e.seconds)).sum::<f64>();
-    let seconds = Stats { min: sum(|s| s.min), median: sum(|s| s.median), max: sum(|s| s.max) };
+    let sum = |f: fn(&Timings) -> f64| entries.iter().map(|e| f(&e.seconds)).sum::<f64>();
+    let seconds = Timings { min: sum(|s| s.min), median: sum(|s| s.median), max: sum(|s| s.max) };
     let total = BenchTotal {
         nodes: total_nodes,
         seconds,

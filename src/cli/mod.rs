@@ -13,7 +13,7 @@ mod report;
 mod run;
 mod split;
 mod suite;
-mod uci;
+mod uci_server;
 mod unit;
 
 use std::io::Write;
@@ -135,7 +135,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::check(args),
         Command::Debug(args) => check::debug(args),
         Command::Perftree(args) => perftree::perftree(args),
-        Command::Uci => uci::uci(),
+        Command::Uci => uci_server::uci(),
         Command::Label(args) => label::label_command(args),
         Command::Split(args) => split::split(args),
         Command::Unit(args) => unit::unit(args),

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
 use perft::perft::journal::{count_journaled, plan_tasks, Divide, Journal, JournalHeader};
-use perft::perft::{divide_with, perft_stats, with_threads, KeySet, Mode, Search};
+use perft::perft::{divide_with_progress, perft_stats, with_threads, CountOptions, KeySet, Mode};
 use perft::report::{DivideEntry, HashInfo, ReportHeader, RunReport};
 
 use super::args::RunArgs;
@@ -21,7 +21,7 @@ use super::{interrupted_status, EXIT_OK, INTERRUPTED};
 fn count_with_journal(
     board: &Board,
     depth: u32,
-    search: &Search,
+    search: &CountOptions,
     args: &RunArgs,
     out: &mut dyn Write,
     threads: usize,
@@ -85,8 +85,8 @@ fn verify_hash(
     divide: &Divide,
 ) -> Result<Option<Result<(), u128>>> {
     let second = output::hash_table(args.hash.unwrap_or(1), KeySet::Secondary)?;
-    let search = Search { mode, table: Some(&second), stop: Some(&INTERRUPTED) };
-    let again = with_threads(threads, || divide_with(board, depth, &search, &|_, _| {}))?;
+    let search = CountOptions { mode, table: Some(&second), stop: Some(&INTERRUPTED) };
+    let again = with_threads(threads, || divide_with_progress(board, depth, &search, &|_, _| {}))?;
     if again.iter().any(|(_, n)| n.is_none()) {
         return Ok(None);
     }
@@ -124,11 +124,11 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let (divide, resumed) = if depth == 0 {
         (Vec::new(), 0)
     } else {
-        let search = Search { mode, table: table.as_ref(), stop: Some(&INTERRUPTED) };
+        let search = CountOptions { mode, table: table.as_ref(), stop: Some(&INTERRUPTED) };
         if journaled {
             count_with_journal(&board, depth, &search, &args, &mut out, threads)?
         } else {
-            (with_threads(threads, || divide_with(&board, depth, &search, &|_, _| bar.inc(1)))?, 0)
+            (with_threads(threads, || divide_with_progress(&board, depth, &search, &|_, _| bar.inc(1)))?, 0)
         }
     };
     let seconds = start.elapsed().as_secs_f64();

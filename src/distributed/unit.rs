@@ -14,7 +14,7 @@ use super::journal::{JournalId, UnitJournal};
 use super::plan::{Plan, UnitEntry};
 use super::{Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES};
 use crate::board::Board;
-use crate::perft::{count, with_threads, Mode, PerftTable, Search};
+use crate::perft::{perft_with, with_threads, CountOptions, Mode, PerftTable};
 use crate::report::ToolInfo;
 
 /// What one unit counted: written to `results/unit-NNNNNN.kK.json`.
@@ -339,7 +339,7 @@ fn count_positions(
     journal: &UnitJournal,
     request: &UnitRequest,
 ) -> Result<Vec<Option<u128>>, DistError> {
-    let search = Search { mode: Mode::Bulk, table, stop: request.stop };
+    let search = CountOptions { mode: Mode::Bulk, table, stop: request.stop };
     let failure: Mutex<Option<DistError>> = Mutex::new(None);
     let failed = AtomicBool::new(false);
     let counts: Vec<Option<u128>> = with_threads(request.threads, || {
@@ -353,7 +353,7 @@ fn count_positions(
                     return None;
                 }
                 let n = board_at(i).and_then(|board| {
-                    let n = count(&board, depth, &search);
+                    let n = perft_with(&board, depth, &search);
                     n.map(|n| journal.record(i, n).map(|()| n)).transpose()
                 });
                 match n {

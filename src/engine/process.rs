@@ -32,7 +32,7 @@ const TAIL_LINES: usize = 30;
 /// pipe: memory stays bounded however fast it prints.
 const CHANNEL_LINES: usize = 256;
 /// Most output (standard output and error together) accepted for one
-/// answer, in bytes; each line counts at least [`LINE_COST`], so a flood of
+/// answer, in bytes; each line counts at least `LINE_COST`, so a flood of
 /// empty lines is bounded too.
 pub const MAX_ANSWER_BYTES: usize = 16 << 20;
 const LINE_COST: usize = 16;

@@ -32,7 +32,7 @@ use rayon::prelude::*;
 
 use crate::board::Board;
 use crate::movegen::MoveList;
-use crate::perft::{count, Mode, Search};
+use crate::perft::{perft_with, CountOptions, Mode};
 use crate::types::Move;
 
 const MAGIC: &str = "perft-journal 1";
@@ -340,7 +340,7 @@ pub type Divide = Vec<(Move, Option<u128>)>;
 pub fn count_journaled(
     board: &Board,
     depth: u32,
-    search: &Search,
+    search: &CountOptions,
     tasks: &[Vec<Move>],
     journal: &Journal,
     done: &BTreeMap<usize, u128>,
@@ -361,7 +361,7 @@ pub fn count_journaled(
             for &mv in path {
                 child.make(mv);
             }
-            let n = count(&child, depth - path.len() as u32, search)?;
+            let n = perft_with(&child, depth - path.len() as u32, search)?;
             if let Err(e) = journal.record(i, path, board.is_chess960(), n) {
                 failed.store(true, Ordering::Relaxed);
                 failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);

@@ -6,7 +6,7 @@ use super::ReportHeader;
 
 /// Minimum, median and maximum of repeated measurements, in seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Stats {
+pub struct Timings {
     /// Fastest run.
     pub min: f64,
     /// Median run.
@@ -31,7 +31,7 @@ pub struct BenchEntry {
     /// Whether they agree.
     pub ok: bool,
     /// Run times.
-    pub seconds: Stats,
+    pub seconds: Timings,
     /// Every run's time, in order.
     pub samples: Vec<f64>,
     /// `nodes / seconds.median`.
@@ -44,7 +44,7 @@ pub struct BenchTotal {
     /// Leaf nodes of one round.
     pub nodes: u128,
     /// Sums of the per-position minimum, median and maximum times.
-    pub seconds: Stats,
+    pub seconds: Timings,
     /// `nodes / seconds.median`.
     pub nodes_per_second: f64,
 }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ReportHeader, Stats};
+use super::{ReportHeader, Timings};
 
 /// One engine of a comparison.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,7 +34,7 @@ pub struct CompareResult {
     /// Run times with the start-up time subtracted.
     pub samples: Vec<f64>,
     /// Their statistics.
-    pub seconds: Stats,
+    pub seconds: Timings,
     /// `nodes / seconds.median`, when the count agrees.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes_per_second: Option<f64>,

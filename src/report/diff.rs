@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{BenchReport, CompareReport, CompareResult, MachineInfo, Stats, SuiteReport, SuiteResult};
+use super::{BenchReport, CompareReport, CompareResult, MachineInfo, SuiteReport, SuiteResult, Timings};
 
 /// How a speed changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub struct SpeedChange {
 /// Judges the change from `old` to `new` times (seconds per unit of work):
 /// flagged only past `threshold` percent and when the min-max ranges do
 /// not overlap, so noise is not called a regression.
-pub fn judge(old: &Stats, new: &Stats, threshold: f64) -> SpeedChange {
+pub fn judge(old: &Timings, new: &Timings, threshold: f64) -> SpeedChange {
     let percent = if new.median > 0.0 { (old.median / new.median - 1.0) * 100.0 } else { 0.0 };
     let verdict = if percent <= -threshold && new.min > old.max {
         Verdict::Regression
@@ -242,7 +242,7 @@ pub fn diff_suite(
     }
     let point = |s: &SuiteReport| {
         let seconds = if s.summary.nodes_per_second > 0.0 { 1.0 / s.summary.nodes_per_second } else { 0.0 };
-        Stats { min: seconds, median: seconds, max: seconds }
+        Timings { min: seconds, median: seconds, max: seconds }
     };
     outcome.rows.push(DiffRow {
         label: "total".into(),
@@ -314,8 +314,8 @@ pub fn diff_compare(old: &CompareReport, new: &CompareReport, threshold: f64) ->
 mod tests {
     use super::*;
 
-    fn stats(min: f64, median: f64, max: f64) -> Stats {
-        Stats { min, median, max }
+    fn stats(min: f64, median: f64, max: f64) -> Timings {
+        Timings { min, median, max }
     }
 
     #[test]

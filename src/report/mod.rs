@@ -3,8 +3,8 @@
 //! JSON atomically.
 //!
 //! One file per concern: [`machine`] (program, machine, time, free memory),
-//! [`write`] (atomic writes), one per report kind ([`run`], [`suite`],
-//! [`bench`], [`compare`], [`check`]), and [`diff`] (verdicts between two
+//! [`write`](mod@write) (atomic writes), one per report kind ([`run`], [`suite`],
+//! [`bench`](mod@bench), [`compare`], [`check`]), and [`diff`] (verdicts between two
 //! reports). This file holds what all reports share: the header and the
 //! reader.
 

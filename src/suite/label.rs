@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::parse::{LineError, ParsedSuite};
 use crate::board::{Board, FenOptions};
-use crate::perft::{count, Mode, Search};
+use crate::perft::{perft_with, CountOptions, Mode};
 
 /// A position with our counts at depths 1 to n.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,11 +58,11 @@ pub fn label(
             Err(e) => errors.push(LineError { line: entry.line, message: e.to_string() }),
         }
     }
-    let search = Search { mode: Mode::Bulk, table: None, stop };
+    let search = CountOptions { mode: Mode::Bulk, table: None, stop };
     let labelled: Option<Vec<LabelledPosition>> = boards
         .par_iter()
         .map(|(entry, board)| {
-            let counts = (1..=depth).map(|d| count(board, d, &search)).collect::<Option<Vec<u128>>>()?;
+            let counts = (1..=depth).map(|d| perft_with(board, d, &search)).collect::<Option<Vec<u128>>>()?;
             let disagreements = entry
                 .counts
                 .iter()

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::parse::{parse_suite, ParsedSuite, MAX_LISTED_ERRORS};
 use crate::board::{Board, CastlingMode, FenOptions};
-use crate::perft::{count, divide_with, KeySet, Mode, PerftTable, Search};
+use crate::perft::{divide_with_progress, perft_with, CountOptions, KeySet, Mode, PerftTable};
 use crate::report::{DivideEntry, SuiteError, SuiteResult, SuiteSummary};
 
 /// Largest suite file read, in bytes.
@@ -363,7 +363,7 @@ impl SuitePlan {
         // Once per check, so a lock costs nothing (there is no stable
         // 128-bit atomic).
         let nodes_done = Mutex::new(0u128);
-        let search = Search { mode: self.options.mode, table, stop: interrupt };
+        let search = CountOptions { mode: self.options.mode, table, stop: interrupt };
         let interrupted = || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
         let fail_fast = self.options.fail_fast;
         // A failing check's divide is recounted with a table indexed by the
@@ -380,7 +380,7 @@ impl SuitePlan {
                     return None;
                 }
                 let started = Instant::now();
-                let nodes = count(&check.board, check.depth, &search)?;
+                let nodes = perft_with(&check.board, check.depth, &search)?;
                 let seconds = started.elapsed().as_secs_f64();
                 // Without an expected count, ours is the reference.
                 let expected = check.expected.unwrap_or(nodes);
@@ -399,8 +399,8 @@ impl SuitePlan {
                             })
                             .as_ref()
                     });
-                    let again = Search { table: second, ..search };
-                    let divide = divide_with(&check.board, check.depth, &again, &|_, _| {});
+                    let again = CountOptions { table: second, ..search };
+                    let divide = divide_with_progress(&check.board, check.depth, &again, &|_, _| {});
                     let total: Option<u128> = divide.iter().map(|&(_, n)| n).sum();
                     recount = total.filter(|&total| total != nodes);
                     divide

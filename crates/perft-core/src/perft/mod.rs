@@ -8,8 +8,8 @@ pub mod stats;
 
 pub use hash::{KeySet, PerftTable};
 pub use parallel::{
-    count, divide_parallel, divide_with, perft_parallel, pool_builder, thread_pool, with_threads, Search,
-    MAX_THREADS, SERIAL_DEPTH,
+    divide_parallel, divide_with_progress, perft_parallel, perft_with, pool_builder, thread_pool,
+    with_threads, CountOptions, MAX_THREADS, SERIAL_DEPTH,
 };
 pub use stats::{perft_stats, DepthStats};
 

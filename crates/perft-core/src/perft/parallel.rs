@@ -24,7 +24,7 @@ pub const SERIAL_DEPTH: u32 = 3;
 
 /// Everything that shapes a count besides the position and the depth.
 #[derive(Clone, Copy, Default)]
-pub struct Search<'a> {
+pub struct CountOptions<'a> {
     /// Bulk or full counting.
     pub mode: Mode,
     /// A shared table of subtree counts, if hashing.
@@ -33,10 +33,10 @@ pub struct Search<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
-impl<'a> Search<'a> {
+impl<'a> CountOptions<'a> {
     /// Plain counting in `mode`: no table, never stopped.
     pub fn new(mode: Mode) -> Self {
-        Search { mode, table: None, stop: None }
+        CountOptions { mode, table: None, stop: None }
     }
 
     fn stopped(&self) -> bool {
@@ -103,7 +103,7 @@ fn hashed(
 
 /// One task's serial count, on the task's own board; `depth` is at most
 /// [`SERIAL_DEPTH`].
-fn serial(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
+fn serial(board: &mut Board, depth: u32, search: &CountOptions) -> Option<u64> {
     if search.stopped() {
         return None;
     }
@@ -128,13 +128,13 @@ fn serial(board: &mut Board, depth: u32, search: &Search) -> Option<u64> {
 /// Perft of `board` to `depth` on the current rayon pool, or `None` if
 /// `search.stop` was raised before it finished. Exact at any depth: levels
 /// above [`SERIAL_DEPTH`] add their children in `u128`.
-pub fn count(board: &Board, depth: u32, search: &Search) -> Option<u128> {
+pub fn perft_with(board: &Board, depth: u32, search: &CountOptions) -> Option<u128> {
     count_owned(&mut board.fork(), depth, search)
 }
 
-/// [`count`] on a board the caller gives up (each task owns its board, so
+/// [`perft_with`] on a board the caller gives up (each task owns its board, so
 /// a serial task needs no copy of its own).
-fn count_owned(board: &mut Board, depth: u32, search: &Search) -> Option<u128> {
+fn count_owned(board: &mut Board, depth: u32, search: &CountOptions) -> Option<u128> {
     if depth <= SERIAL_DEPTH {
         return serial(board, depth, search).map(u128::from);
     }
@@ -168,17 +168,17 @@ fn count_owned(board: &mut Board, depth: u32, search: &Search) -> Option<u128> {
 
 /// Perft of `board` to `depth` on the current rayon pool.
 pub fn perft_parallel(board: &Board, depth: u32, mode: Mode) -> u128 {
-    count(board, depth, &Search::new(mode)).expect("a search without a stop flag always finishes")
+    perft_with(board, depth, &CountOptions::new(mode)).expect("a search without a stop flag always finishes")
 }
 
 /// Perft of each root move on the current rayon pool, in move generation
 /// order; a root move whose count was cut short by `search.stop` has
 /// `None`. `done` is called as each root move's count is known (from any
 /// worker thread, in any order).
-pub fn divide_with(
+pub fn divide_with_progress(
     board: &Board,
     depth: u32,
-    search: &Search,
+    search: &CountOptions,
     done: &(dyn Fn(Move, u128) + Sync),
 ) -> Vec<(Move, Option<u128>)> {
     board
@@ -205,7 +205,7 @@ pub fn divide_parallel(
     mode: Mode,
     done: &(dyn Fn(Move, u128) + Sync),
 ) -> Vec<(Move, u128)> {
-    divide_with(board, depth, &Search::new(mode), done)
+    divide_with_progress(board, depth, &CountOptions::new(mode), done)
         .into_iter()
         .map(|(mv, n)| (mv, n.expect("a search without a stop flag always finishes")))
         .collect()

@@ -5,11 +5,11 @@ use std::io::{BufRead, Write};
 
 use anyhow::Result;
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
-use perft::perft::{divide_with, thread_pool, KeySet, Mode, PerftTable, Search, MAX_THREADS};
+use perft::perft::{divide_with_progress, thread_pool, CountOptions, KeySet, Mode, PerftTable, MAX_THREADS};
 
 use super::{output, EXIT_OK};
 
-struct Engine {
+struct UciServer {
     board: Board,
     chess960: bool,
     /// Size of the table `go perft` uses, in MiB (0: no table).
@@ -27,7 +27,7 @@ struct Engine {
     pool: Option<(usize, rayon::ThreadPool)>,
 }
 
-impl Engine {
+impl UciServer {
     fn set_position(&mut self, words: &[&str]) -> Result<(), String> {
         let (fen, rest) = match words.first() {
             Some(&"startpos") => (STARTPOS_FEN.to_string(), &words[1..]),
@@ -75,11 +75,12 @@ impl Engine {
             }
         }
         let pool = &self.pool.as_ref().expect("just built").1;
-        let search = Search { mode: Mode::Bulk, table: self.table.as_ref().map(|(_, t)| t), stop: None };
+        let search =
+            CountOptions { mode: Mode::Bulk, table: self.table.as_ref().map(|(_, t)| t), stop: None };
         let divide: Vec<(perft::types::Move, u128)> = if depth == 0 {
             Vec::new()
         } else {
-            pool.install(|| divide_with(&self.board, depth, &search, &|_, _| {}))
+            pool.install(|| divide_with_progress(&self.board, depth, &search, &|_, _| {}))
                 .into_iter()
                 .filter_map(|(mv, n)| Some((mv, n?)))
                 .collect()
@@ -111,7 +112,7 @@ const DEFAULT_HASH_MB: u64 = 16;
 pub fn uci() -> Result<u8> {
     super::EXIT_ON_SIGNAL.store(true, std::sync::atomic::Ordering::SeqCst);
     let threads = output::threads(None)?;
-    let mut engine = Engine {
+    let mut engine = UciServer {
         board: Board::startpos(),
         chess960: false,
         hash_mb: DEFAULT_HASH_MB,
