@@ -166,6 +166,39 @@ fn split_unit_merge_gives_published_totals_and_runs_divide() {
     }
 }
 
+/// Kiwipete at ply 3 has positions that differ only in castling rights (a
+/// king or rook that moved and came back): they must stay apart. Merged
+/// together, the total was 193,692,151.
+#[test]
+fn castling_rights_keep_transpositions_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, KIWIPETE, 5, 3, 6, &[]);
+    run_all(&dir, 1);
+    let merged = ok(&["merge", dir.to_str().unwrap()]);
+    let lines = divide_lines(&merged);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 193690690");
+    assert_eq!(lines, divide_lines(&ok(&["run", "5", "--fen", KIWIPETE, "-t", "2"])));
+    // The plan really holds such pairs: same placement, side and en
+    // passant, different castling rights.
+    let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut pairs = 0;
+    for i in 0..units_of(&dir) {
+        let body = std::fs::read_to_string(dir.join(UnitIndex(i).unit_file())).unwrap();
+        for line in body.lines().skip(1) {
+            let fen: Vec<&str> = line.split('\t').next().unwrap().split(' ').collect();
+            let key = format!("{} {} {}", fen[0], fen[1], fen[3]);
+            match seen.get(&key) {
+                Some(rights) if rights != fen[2] => pairs += 1,
+                _ => {
+                    seen.insert(key, fen[2].to_string());
+                }
+            }
+        }
+    }
+    assert!(pairs > 0, "no positions differing only in castling rights at ply 3");
+}
+
 #[test]
 fn a_root_reached_by_moves() {
     let tmp = tempfile::tempdir().unwrap();
