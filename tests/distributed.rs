@@ -424,6 +424,39 @@ fn missing_invalid_foreign_and_wrong_key_set_results_are_named() {
     }
 }
 
+/// A checksum that is not 64 lower-case hex digits (here one that a byte
+/// slice would cut inside a character) is refused when the manifest or a
+/// result is read: a clear error, never a panic.
+#[test]
+fn checksums_that_are_not_hex_digits_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 4, 2, 3, &[]);
+    let plan = dir.to_str().unwrap();
+    ok(&["unit", plan, "--index", "0", "--hash", "1"]);
+    let bad = format!("a{}", "\u{e9}".repeat(20));
+    // In a result: invalid, named, counted again by `unit`.
+    let path = result_path(&dir, 0, 1);
+    let mut result: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    result["unit_checksum"] = Value::String(bad.clone());
+    std::fs::write(&path, serde_json::to_string_pretty(&result).unwrap()).unwrap();
+    let output = merge(&dir, &[]);
+    assert_eq!(status(&output), 3, "{}", text(&output));
+    assert!(text(&output).contains("invalid: unit 0 (keys 1)"), "{}", text(&output));
+    assert!(text(&output).contains("is not a SHA-256 checksum"), "{}", text(&output));
+    let out = ok(&["unit", plan, "--index", "0", "--hash", "1"]);
+    assert!(out.contains("is not valid (not a unit result (corrupt)"), "{out}");
+    // In the manifest: the plan is refused.
+    let mut m = manifest(&dir);
+    m["units"][1]["sha256"] = Value::String(bad);
+    std::fs::write(dir.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap()).unwrap();
+    for output in [run(&["unit", plan, "--index", "1"]), merge(&dir, &[])] {
+        assert_eq!(status(&output), 2, "{}", text(&output));
+        assert!(text(&output).contains("is not a SHA-256 checksum"), "{}", text(&output));
+        assert!(!text(&output).contains("panicked"), "{}", text(&output));
+    }
+}
+
 #[test]
 fn duplicate_runs_are_harmless() {
     let tmp = tempfile::tempdir().unwrap();

@@ -164,8 +164,9 @@ impl fmt::Display for Count {
     }
 }
 
-/// A SHA-256 digest in lower-case hex.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A SHA-256 digest in lower-case hex. Read from JSON only as exactly 64
+/// lower-case hex digits; anything else is an error.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(transparent)]
 pub struct Checksum(pub String);
 
@@ -176,9 +177,29 @@ impl Checksum {
         Checksum(digest.iter().map(|b| format!("{b:02x}")).collect())
     }
 
-    /// The first 12 hex digits, for messages.
+    /// Whether `text` is a digest as [`Checksum::of`] writes it: 64
+    /// lower-case hex digits.
+    pub fn is_valid(text: &str) -> bool {
+        text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    }
+
+    /// The first 12 characters, for messages (whole characters, whatever
+    /// the string holds).
     pub fn short(&self) -> &str {
-        &self.0[..self.0.len().min(12)]
+        let end = self.0.char_indices().nth(12).map_or(self.0.len(), |(at, _)| at);
+        &self.0[..end]
+    }
+}
+
+impl<'de> Deserialize<'de> for Checksum {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        if !Checksum::is_valid(&text) {
+            return Err(serde::de::Error::custom(format!(
+                "{text:?} is not a SHA-256 checksum (64 lower-case hex digits)"
+            )));
+        }
+        Ok(Checksum(text))
     }
 }
 
@@ -347,5 +368,28 @@ mod tests {
             Checksum::of(b"abc").0,
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+    }
+
+    #[test]
+    fn checksums_are_read_only_as_64_hex_digits() {
+        let good = Checksum::of(b"abc");
+        let text = serde_json::to_string(&good).unwrap();
+        assert_eq!(serde_json::from_str::<Checksum>(&text).unwrap(), good);
+        let accented = format!("a{}", "\u{e9}".repeat(20));
+        for bad in [
+            accented.clone(),
+            good.0.to_uppercase(),
+            good.0[..63].to_string(),
+            format!("{}0", good.0),
+            format!("{}g", &good.0[..63]),
+            String::new(),
+        ] {
+            let json = serde_json::to_string(&bad).unwrap();
+            let error = serde_json::from_str::<Checksum>(&json).unwrap_err().to_string();
+            assert!(error.contains("is not a SHA-256 checksum"), "{bad:?}: {error}");
+        }
+        // Built in code rather than read, short() still cuts on a character.
+        assert_eq!(Checksum(accented).short(), format!("a{}", "\u{e9}".repeat(11)));
+        assert_eq!(good.short(), "ba7816bf8f01");
     }
 }
