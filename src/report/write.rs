@@ -1,8 +1,11 @@
 //! Writing reports so that no reader or crash sees half of one, and
 //! checking before a long run that the write will succeed.
 
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
 
@@ -98,9 +101,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = parent_dir(&target);
     std::fs::create_dir_all(&dir)?;
     let name = target.file_name().map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let (mut file, temp) = create_unique(&dir, &name)?;
     let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
         file.write_all(bytes)?;
         if let Ok(old) = std::fs::metadata(&target) {
             file.set_permissions(old.permissions())?;
@@ -112,6 +114,50 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&temp);
     }
     result
+}
+
+/// A suffix no other writer picks at the same time: this host's name, the
+/// process id, a per-process counter and a random number. The process id
+/// alone is not enough: in containers every pod's program is PID 1, and
+/// pods on several hosts may share one directory.
+fn unique_suffix() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u64(count);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    hasher.write_u128(now.map_or(0, |d| d.as_nanos()));
+    let host: String = crate::distributed::host_name()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(32)
+        .collect();
+    format!("{host}.{}.{count}.{:016x}", std::process::id(), hasher.finish())
+}
+
+/// Creates a new temporary file for `name` in `dir` (`.NAME.SUFFIX.tmp`,
+/// see [`unique_suffix`]), never opening one that exists: a name already
+/// taken is passed over for a fresh one.
+///
+/// # Errors
+/// Any I/O error other than a name already taken, or eight names taken.
+fn create_unique(dir: &Path, name: &str) -> std::io::Result<(std::fs::File, PathBuf)> {
+    // Room for the suffix within the usual 255-byte limit on a name.
+    let mut end = name.len().min(150);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    let stem = &name[..end];
+    let mut last = None;
+    for _ in 0..8 {
+        let temp = dir.join(format!(".{stem}.{}.tmp", unique_suffix()));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => return Ok((file, temp)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
 }
 
 /// Writes `value` as pretty JSON to `path` atomically (see
@@ -140,8 +186,7 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
     };
     let dir = parent_dir(&target);
     std::fs::create_dir_all(&dir)?;
-    let probe = dir.join(format!(".perft-write-test.{}", std::process::id()));
-    std::fs::File::create(&probe)?;
+    let (_, probe) = create_unique(&dir, "perft-write-test")?;
     std::fs::remove_file(&probe)
 }
 
@@ -162,4 +207,44 @@ fn may_write(path: &Path) -> std::io::Result<()> {
     }
     #[cfg(not(unix))]
     std::fs::metadata(path).map(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Another writer's temporary file at the name a process id alone would
+    /// give (in containers every pod is PID 1) is neither used nor harmed.
+    #[test]
+    fn another_writers_temporary_file_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("unit-000003.k1.json");
+        let theirs = dir.path().join(format!(".unit-000003.k1.json.{}.tmp", std::process::id()));
+        std::fs::create_dir(&theirs).unwrap();
+        std::fs::write(theirs.join("inside"), "theirs").unwrap();
+        write_atomic(&path, b"ours").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"ours");
+        assert_eq!(std::fs::read(theirs.join("inside")).unwrap(), b"theirs");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left.len(), 2, "no temporary file left: {left:?}");
+        check_writable(&path).unwrap();
+    }
+
+    #[test]
+    fn temporary_names_differ_and_name_the_host() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = "x".repeat(250);
+        let (_, a) = create_unique(dir.path(), &long).unwrap();
+        let (_, b) = create_unique(dir.path(), &long).unwrap();
+        assert_ne!(a, b);
+        let host: String = crate::distributed::host_name()
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .take(8)
+            .collect();
+        let name = a.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.contains(&host), "{name} names the host {host}");
+        assert!(name.contains(&format!(".{}.", std::process::id())), "{name}");
+        assert!(name.len() < 255, "{name}");
+    }
 }
