@@ -4,10 +4,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::board::{Board, CastlingMode, FenOptions};
+use crate::board::{Board, CastlingMode, FenError, FenOptions};
 use crate::perft::{perft_with, CountOptions, Mode};
 use crate::report::{BenchEntry, Timings};
-use crate::suite::ParsedSuite;
+use crate::suite::{LineError, ParsedSuite};
 
 /// One position of a benchmark set.
 #[derive(Clone, Debug)]
@@ -24,29 +24,48 @@ pub struct BenchPosition {
     pub expected: u128,
 }
 
+/// Why a benchmark set cannot be used (a bench set must be clean).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum BenchSetError {
+    /// A line the suite reader could not read.
+    #[error("{0}")]
+    Line(LineError),
+    /// A line whose position is not a legal one.
+    #[error("line {line}: {error}")]
+    Fen {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with the FEN.
+        error: FenError,
+    },
+    /// A line without a count to time.
+    #[error("line {0}: no count (;D<depth> <nodes>)")]
+    NoCount(usize),
+    /// No positions at all.
+    #[error("no positions")]
+    Empty,
+}
+
 /// Reads a benchmark set: every position with its deepest count.
 ///
 /// # Errors
-/// A message naming the first unusable line (a bench set must be clean).
-pub fn bench_positions(parsed: &ParsedSuite) -> Result<Vec<BenchPosition>, String> {
+/// [`BenchSetError`] naming the first unusable line.
+pub fn bench_positions(parsed: &ParsedSuite) -> Result<Vec<BenchPosition>, BenchSetError> {
     if let Some(error) = parsed.errors.first() {
-        return Err(error.to_string());
+        return Err(BenchSetError::Line(error.clone()));
     }
     let options = FenOptions { castling: CastlingMode::Detect, relaxed: true };
     let mut positions = Vec::new();
     for entry in &parsed.entries {
-        let board =
-            Board::from_fen_with(&entry.fen, options).map_err(|e| format!("line {}: {e}", entry.line))?;
-        let &(depth, expected) = entry
-            .counts
-            .iter()
-            .max_by_key(|&&(depth, _)| depth)
-            .ok_or_else(|| format!("line {}: no count (;D<depth> <nodes>)", entry.line))?;
+        let board = Board::from_fen_with(&entry.fen, options)
+            .map_err(|error| BenchSetError::Fen { line: entry.line, error })?;
+        let &(depth, expected) =
+            entry.counts.iter().max_by_key(|&&(depth, _)| depth).ok_or(BenchSetError::NoCount(entry.line))?;
         let id = entry.id.clone().unwrap_or_else(|| format!("line {}", entry.line));
         positions.push(BenchPosition { id, fen: entry.fen.clone(), board, depth, expected });
     }
     if positions.is_empty() {
-        return Err("no positions".into());
+        return Err(BenchSetError::Empty);
     }
     Ok(positions)
 }

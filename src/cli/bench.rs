@@ -19,9 +19,18 @@ pub const BENCH_SET: &[u8] = include_bytes!("../../positions/bench.epd");
 /// Its name in reports.
 pub const BENCH_SET_NAME: &str = "positions/bench.epd";
 
-/// The positions of `--positions FILE`, or the bundled set, with the set's
-/// name and version.
-pub fn load_positions(path: Option<&Path>) -> Result<(Vec<BenchPosition>, String, String)> {
+/// A benchmark set as read.
+pub struct BenchSet {
+    /// Its positions.
+    pub positions: Vec<BenchPosition>,
+    /// The file name, or the bundled set's.
+    pub name: String,
+    /// Its version (see [`bench_set_version`]).
+    pub version: String,
+}
+
+/// The positions of `--positions FILE`, or the bundled set.
+pub fn load_positions(path: Option<&Path>) -> Result<BenchSet> {
     let (bytes, name) = match path {
         Some(path) => (
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?,
@@ -29,8 +38,8 @@ pub fn load_positions(path: Option<&Path>) -> Result<(Vec<BenchPosition>, String
         ),
         None => (BENCH_SET.to_vec(), BENCH_SET_NAME.to_string()),
     };
-    let positions = bench_positions(&parse_suite(&bytes)).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    Ok((positions, name, bench_set_version(&bytes)))
+    let positions = bench_positions(&parse_suite(&bytes)).with_context(|| name.clone())?;
+    Ok(BenchSet { positions, name, version: bench_set_version(&bytes) })
 }
 
 pub fn bench(args: BenchArgs) -> Result<u8> {
@@ -38,7 +47,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
-    let (positions, set_name, version) = load_positions(args.positions.as_deref())?;
+    let BenchSet { positions, name: set_name, version } = load_positions(args.positions.as_deref())?;
     let target = ReportTarget::resolve(args.json.as_deref(), "bench", !args.no_json)?;
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
 

@@ -12,7 +12,7 @@ use perft::report::{
 };
 
 use super::args::CompareArgs;
-use super::bench::load_positions;
+use super::bench::{load_positions, BenchSet};
 use super::output::{self, ReportTarget};
 use super::{exit_status, interrupted, INTERRUPTED};
 
@@ -148,7 +148,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     }
     let timeout = output::timeout(args.timeout)?;
     let (mut entrants, names) = entrants(&args)?;
-    let (mut positions, set_name, _) = load_positions(args.positions.as_deref())?;
+    let BenchSet { mut positions, name: set_name, .. } = load_positions(args.positions.as_deref())?;
     let before = positions.len();
     if args.skip_chess960 {
         positions.retain(|p| !p.board.is_chess960());

@@ -311,7 +311,7 @@ pub fn warn_if_absurd(board: &Board, depth: u32, threads: usize, hashed: bool) -
     if depth < 8 {
         return false;
     }
-    let (nodes, counted, seconds) = perft::perft::estimate_nodes(board, depth);
+    let perft::perft::Estimate { nodes, counted, seconds } = perft::perft::estimate_nodes(board, depth);
     // The estimate's own counts run on one thread; assume the others help
     // fully (optimistic) and ignore the table (pessimistic).
     let speed = counted as f64 / seconds.max(1e-6) * threads.max(1) as f64;

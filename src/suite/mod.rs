@@ -9,6 +9,6 @@ pub use parse::{
     parse_suite, LineError, ParsedSuite, SuiteEntry, MAX_LINE_BYTES, MAX_LISTED_ERRORS, MAX_SUITE_DEPTH,
 };
 pub use run::{
-    load_suite_file, PlannedCheck, SuiteFile, SuiteOptions, SuiteOutcome, SuitePlan, SuiteProgress,
-    MAX_SUITE_FILE_BYTES,
+    load_suite_file, PlannedCheck, SuiteFile, SuiteFileError, SuiteOptions, SuiteOutcome, SuitePlan,
+    SuiteProgress, MAX_SUITE_FILE_BYTES,
 };

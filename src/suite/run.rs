@@ -16,19 +16,45 @@ use crate::report::{DivideEntry, SuiteError, SuiteResult, SuiteSummary};
 /// Largest suite file read, in bytes.
 pub const MAX_SUITE_FILE_BYTES: u64 = 512 * 1024 * 1024;
 
+/// Why a suite file could not be read.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum SuiteFileError {
+    /// Opening or reading it failed.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What failed (shared, so the error can be cloned with its file).
+        source: std::sync::Arc<std::io::Error>,
+    },
+    /// A directory was named.
+    #[error("{} is a directory, not a suite file", .0.display())]
+    Directory(std::path::PathBuf),
+    /// Larger than [`MAX_SUITE_FILE_BYTES`].
+    #[error("{} is too large ({bytes} bytes)", path.display())]
+    TooLarge {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Its size.
+        bytes: u64,
+    },
+}
+
 /// Reads and parses a suite file.
 ///
 /// # Errors
-/// A message for a missing, unreadable, oversized or non-regular file.
-pub fn load_suite_file(path: &Path) -> Result<ParsedSuite, String> {
-    let metadata = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+/// [`SuiteFileError`] for a missing, unreadable, oversized or non-regular
+/// file.
+pub fn load_suite_file(path: &Path) -> Result<ParsedSuite, SuiteFileError> {
+    let io = |source| SuiteFileError::Io { path: path.to_path_buf(), source: std::sync::Arc::new(source) };
+    let metadata = std::fs::metadata(path).map_err(io)?;
     if metadata.is_dir() {
-        return Err(format!("{} is a directory, not a suite file", path.display()));
+        return Err(SuiteFileError::Directory(path.to_path_buf()));
     }
     if metadata.len() > MAX_SUITE_FILE_BYTES {
-        return Err(format!("{} is too large ({} bytes)", path.display(), metadata.len()));
+        return Err(SuiteFileError::TooLarge { path: path.to_path_buf(), bytes: metadata.len() });
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(io)?;
     Ok(parse_suite(&bytes))
 }
 
@@ -62,7 +88,7 @@ pub struct SuiteFile {
     /// Name in reports (usually the path as given).
     pub name: String,
     /// Its content, or why it could not be read.
-    pub content: Result<ParsedSuite, String>,
+    pub content: Result<ParsedSuite, SuiteFileError>,
 }
 
 /// One check a plan will make: a position at a depth.
@@ -187,8 +213,8 @@ impl SuitePlan {
         let options = self.options;
         let parsed = match file.content {
             Ok(parsed) => parsed,
-            Err(message) => {
-                self.errors.push(SuiteError { file: file.name, line: 0, message });
+            Err(error) => {
+                self.errors.push(SuiteError { file: file.name, line: 0, message: error.to_string() });
                 return 0;
             }
         };

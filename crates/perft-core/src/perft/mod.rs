@@ -37,7 +37,7 @@ const _: () = assert!(parallel::SERIAL_DEPTH <= U64_SAFE_DEPTH);
 /// reaches a million nodes, then extrapolates with the average growth of
 /// the last two plies (which smooths the odd/even swing of check-heavy
 /// positions). Exact when `depth` itself is reached.
-pub fn estimate_nodes(board: &Board, depth: u32) -> (f64, u128, f64) {
+pub fn estimate_nodes(board: &Board, depth: u32) -> Estimate {
     let start = std::time::Instant::now();
     let mut board = board.fork();
     let mut counts = vec![1u128];
@@ -50,14 +50,25 @@ pub fn estimate_nodes(board: &Board, depth: u32) -> (f64, u128, f64) {
     let seconds = start.elapsed().as_secs_f64();
     let last = counts[k as usize] as f64;
     if k == depth || last == 0.0 {
-        return (last, counted, seconds);
+        return Estimate { nodes: last, counted, seconds };
     }
     let growth = if k >= 2 {
         (last / counts[k as usize - 2].max(1) as f64).sqrt()
     } else {
         last / counts[k as usize - 1].max(1) as f64
     };
-    (last * growth.powi((depth - k) as i32), counted, seconds)
+    Estimate { nodes: last * growth.powi((depth - k) as i32), counted, seconds }
+}
+
+/// What [`estimate_nodes`] found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The estimated count (exact when the depth itself was counted).
+    pub nodes: f64,
+    /// Nodes the shallower counts visited to make it.
+    pub counted: u128,
+    /// Seconds they took on one thread.
+    pub seconds: f64,
 }
 
 /// How leaves are counted.
