@@ -354,6 +354,69 @@ fn split_refuses_what_it_cannot_do() {
     );
 }
 
+/// Every file under `dir` with its contents, by path.
+fn snapshot(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        for entry in std::fs::read_dir(&at).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.insert(path.strip_prefix(dir).unwrap().to_path_buf(), std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// A `--force` split that fails (too many positions, too many units)
+/// leaves the old plan and its results as they were; one that succeeds
+/// replaces them and keeps other files.
+#[test]
+fn a_failed_forced_split_leaves_the_old_plan_and_its_results() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    let plan = dir.to_str().unwrap();
+    split(&dir, STARTPOS, 4, 2, 4, &[]);
+    ok(&["unit", plan, "--index", "1", "--hash", "1"]);
+    std::fs::create_dir(dir.join("logs")).unwrap();
+    std::fs::write(dir.join("logs/unit-1.k1.out"), "log").unwrap();
+    let before = snapshot(&dir);
+    assert!(before.contains_key(Path::new("results/unit-000001.k1.json")));
+    for (args, needle) in [
+        (
+            vec!["--depth", "8", "--ply", "4", "--units", "9", "--max-positions", "10000"],
+            "more than the limit",
+        ),
+        (vec!["--depth", "5", "--ply", "2", "--units", "401"], "--units 401 is more than the 400"),
+    ] {
+        let mut all = vec!["split", "--startpos", "--force", "--out", plan];
+        all.extend_from_slice(&args);
+        let output = run(&all);
+        assert_eq!(status(&output), 2, "{args:?}: {}", text(&output));
+        assert!(text(&output).contains(needle), "{args:?}: {}", text(&output));
+        assert!(snapshot(&dir) == before, "{args:?}: the old plan changed");
+    }
+    let out = ok(&["unit", plan, "--index", "1", "--hash", "1"]);
+    assert!(out.contains("already done"), "{out}");
+    // A forced split that succeeds: new plan, old results gone, logs kept,
+    // nothing left beside.
+    split(&dir, STARTPOS, 5, 2, 3, &["--force"]);
+    let after = snapshot(&dir);
+    assert!(!after.keys().any(|p| p.starts_with("results")), "{:?}", after.keys());
+    assert!(!dir.join("units/unit-000003.txt").exists());
+    assert_eq!(after.get(Path::new("logs/unit-1.k1.out")).map(Vec::as_slice), Some(&b"log"[..]));
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.starts_with('.')), "{names:?}");
+    run_all(&dir, 1);
+    assert!(ok(&["merge", plan]).contains("Nodes searched: 4865609\n"));
+}
+
 #[test]
 fn missing_invalid_foreign_and_wrong_key_set_results_are_named() {
     let tmp = tempfile::tempdir().unwrap();

@@ -138,7 +138,10 @@ type RootCounts = Vec<(u16, u64)>;
 type Level = HashMap<PackedPosition, RootCounts, BuildPackedHasher>;
 
 /// Splits `request.root` at `request.ply` into `request.units` units and
-/// writes the plan to `dir`.
+/// writes the plan to `dir`. Everything is enumerated and checked before
+/// `dir` is touched, and the plan is written beside it first: a split that
+/// fails or is interrupted leaves whatever plan `dir` held (its units and
+/// results) as it was.
 ///
 /// # Errors
 /// [`DistError::BadSplit`] for a depth, ply or unit count that cannot be
@@ -147,21 +150,8 @@ type Level = HashMap<PackedPosition, RootCounts, BuildPackedHasher>;
 pub fn split(request: &SplitRequest, dir: &Path) -> Result<SplitSummary, DistError> {
     let start = Instant::now();
     let (depth, ply) = (request.depth, request.ply);
-    if ply == 0 {
-        return Err(DistError::BadSplit(
-            "--ply must be at least 1: ply 0 is the root itself, a single unit (count it with perft run)"
-                .into(),
-        ));
-    }
-    if ply >= depth {
-        return Err(DistError::BadSplit(format!(
-            "--ply {ply} must be less than --depth {depth}: the units count depth - ply plies below each position"
-        )));
-    }
-    if request.units == 0 {
-        return Err(DistError::BadSplit("--units must be at least 1".into()));
-    }
-    prepare_dir(dir, request.force)?;
+    check_request(request)?;
+    check_dir(dir, request.force)?;
     let positions = enumerate(request)?;
     let unique = positions.len() as u64;
     if unique == 0 {
@@ -182,14 +172,18 @@ pub fn split(request: &SplitRequest, dir: &Path) -> Result<SplitSummary, DistErr
     }
     let root_moves: Vec<String> = request.root.legal_moves().iter().map(|&mv| request.root.uci(mv)).collect();
     let letters = CastlingLetters::of(request.root);
+    let staging = Staging::new(dir)?;
     let mut units = Vec::new();
     let mut bytes = 0;
     let mut rest = &positions[..];
     for index in 0..request.units {
+        if request.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(DistError::Interrupted);
+        }
         let take = chunk_len(positions.len(), request.units, index);
         let (chunk, tail) = rest.split_at(take);
         rest = tail;
-        let (entry, size) = write_unit(dir, UnitIndex(index), chunk, &letters, &root_moves)?;
+        let (entry, size) = write_unit(&staging.path, UnitIndex(index), chunk, &letters, &root_moves)?;
         bytes += size;
         units.push(entry);
     }
@@ -209,9 +203,30 @@ pub fn split(request: &SplitRequest, dir: &Path) -> Result<SplitSummary, DistErr
         created: crate::report::timestamp(),
         units,
     };
-    let path = dir.join(MANIFEST);
+    let path = staging.path.join(MANIFEST);
     crate::report::write_json_atomic(&path, &manifest).map_err(DistError::io(&path))?;
+    staging.install(dir)?;
     Ok(SplitSummary { manifest, bytes, seconds: start.elapsed().as_secs_f64() })
+}
+
+/// Refuses a ply, depth or unit count that cannot be split.
+fn check_request(request: &SplitRequest) -> Result<(), DistError> {
+    let (depth, ply) = (request.depth, request.ply);
+    if ply == 0 {
+        return Err(DistError::BadSplit(
+            "--ply must be at least 1: ply 0 is the root itself, a single unit (count it with perft run)"
+                .into(),
+        ));
+    }
+    if ply >= depth {
+        return Err(DistError::BadSplit(format!(
+            "--ply {ply} must be less than --depth {depth}: the units count depth - ply plies below each position"
+        )));
+    }
+    if request.units == 0 {
+        return Err(DistError::BadSplit("--units must be at least 1".into()));
+    }
+    Ok(())
 }
 
 /// Positions in unit `index` of `units` over `total` positions: equal
@@ -221,29 +236,82 @@ fn chunk_len(total: usize, units: u32, index: u32) -> usize {
     total / units + usize::from((index as usize) < total % units)
 }
 
-/// Makes `dir` ready for a plan: created if missing; one holding files is
-/// refused unless `force`, which removes the plan's own files there
-/// (manifest, units, results) and nothing else.
-fn prepare_dir(dir: &Path, force: bool) -> Result<(), DistError> {
-    std::fs::create_dir_all(dir).map_err(DistError::io(dir))?;
-    let mut entries = std::fs::read_dir(dir).map_err(DistError::io(dir))?;
-    if entries.next().is_none() {
-        return Ok(());
-    }
-    if !force {
+/// The plan's own entries in a plan directory, in the order they are set
+/// aside when a plan is replaced (the manifest first, so that no manifest
+/// ever names units of another plan).
+const PLAN_ENTRIES: [&str; 3] = [MANIFEST, UNITS_DIR, RESULTS_DIR];
+
+/// Refuses a `dir` that holds files, unless `force`; changes nothing.
+fn check_dir(dir: &Path, force: bool) -> Result<(), DistError> {
+    let mut entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(DistError::io(dir)(e)),
+    };
+    if entries.next().is_some() && !force {
         return Err(DistError::PlanExists(dir.to_path_buf()));
     }
-    for sub in [UNITS_DIR, RESULTS_DIR] {
-        let path = dir.join(sub);
-        if path.is_dir() {
-            std::fs::remove_dir_all(&path).map_err(DistError::io(&path))?;
-        }
-    }
-    let manifest = dir.join(MANIFEST);
-    if manifest.exists() {
-        std::fs::remove_file(&manifest).map_err(DistError::io(&manifest))?;
-    }
     Ok(())
+}
+
+/// A new plan being written: `DIR/.perft-split.SUFFIX/` (in the plan
+/// directory, so on its file system), removed when dropped.
+struct Staging {
+    path: PathBuf,
+}
+
+impl Staging {
+    /// Creates `dir` if missing and the staging directory in it.
+    fn new(dir: &Path) -> Result<Staging, DistError> {
+        let path = dir.join(format!(".perft-split.{}", crate::report::write::unique_suffix()));
+        std::fs::create_dir_all(path.join(UNITS_DIR)).map_err(DistError::io(&path))?;
+        Ok(Staging { path })
+    }
+
+    /// Swaps the new plan in: the old plan's manifest, units and results
+    /// are moved aside, the new units and then the new manifest moved in,
+    /// and the old ones deleted. Other files in `dir` (logs, reports) stay.
+    /// If a move fails, the old plan is put back.
+    fn install(self, dir: &Path) -> Result<(), DistError> {
+        let old = dir.join(format!(".perft-split-old.{}", crate::report::write::unique_suffix()));
+        std::fs::create_dir(&old).map_err(DistError::io(&old))?;
+        let (mut aside, mut placed) = (Vec::new(), Vec::new());
+        let mut result = PLAN_ENTRIES.into_iter().try_for_each(|name| {
+            let from = dir.join(name);
+            if std::fs::symlink_metadata(&from).is_err() {
+                return Ok(());
+            }
+            std::fs::rename(&from, old.join(name)).map_err(DistError::io(&from))?;
+            aside.push(name);
+            Ok(())
+        });
+        if result.is_ok() {
+            result = [UNITS_DIR, MANIFEST].into_iter().try_for_each(|name| {
+                let from = self.path.join(name);
+                std::fs::rename(&from, dir.join(name)).map_err(DistError::io(&from))?;
+                placed.push(name);
+                Ok(())
+            });
+        }
+        if result.is_ok() {
+            let _ = std::fs::remove_dir_all(&old);
+            return Ok(());
+        }
+        for name in placed {
+            let _ = std::fs::rename(dir.join(name), self.path.join(name));
+        }
+        for name in aside {
+            let _ = std::fs::rename(old.join(name), dir.join(name));
+        }
+        let _ = std::fs::remove_dir(&old);
+        result
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
 }
 
 /// The unique positions `request.ply` plies below the root with their

@@ -120,7 +120,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// process id, a per-process counter and a random number. The process id
 /// alone is not enough: in containers every pod's program is PID 1, and
 /// pods on several hosts may share one directory.
-fn unique_suffix() -> String {
+pub(crate) fn unique_suffix() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let count = COUNTER.fetch_add(1, Ordering::Relaxed);
     let mut hasher = RandomState::new().build_hasher();
