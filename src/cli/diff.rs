@@ -6,8 +6,10 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-use perft::report::diff::{check_settings, diff_bench, diff_compare, diff_suite, DiffOutcome, Incomparable};
-use perft::report::{AnyReport, BenchReport, CompareReport, MachineInfo, SuiteReport};
+use perft::report::diff::{
+    check_settings, diff_bench, diff_compare, diff_suite, DiffOutcome, Incomparable, SpeedSettings,
+};
+use perft::report::{AnyReport, BenchReport, CompareReport, SuiteReport};
 
 use super::args::DiffArgs;
 use super::{EXIT_MISMATCH, EXIT_OK};
@@ -28,13 +30,14 @@ impl Report {
         }
     }
 
-    /// What must match for speeds to compare: machine, mode, threads.
-    fn settings(&self) -> (&MachineInfo, &str, usize) {
-        match self {
-            Report::Bench(r) => (&r.header.machine, &r.mode, r.threads),
-            Report::Suite(r) => (&r.header.machine, &r.mode, r.threads),
-            Report::Compare(r) => (&r.header.machine, "compare", r.threads),
-        }
+    /// What must match for speeds to compare.
+    fn settings(&self) -> SpeedSettings<'_> {
+        let (header, mode, threads) = match self {
+            Report::Bench(r) => (&r.header, r.mode.as_str(), r.threads),
+            Report::Suite(r) => (&r.header, r.mode.as_str(), r.threads),
+            Report::Compare(r) => (&r.header, "compare", r.threads),
+        };
+        SpeedSettings { machine: &header.machine, mode, threads }
     }
 }
 

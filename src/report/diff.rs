@@ -110,24 +110,36 @@ fn incomparable(
     Incomparable { what: what.into(), old: old.to_string(), new: new.to_string(), consequence }
 }
 
-/// What must match for speeds to be compared: machine, mode, threads.
-pub fn check_settings(
-    old: (&MachineInfo, &str, usize),
-    new: (&MachineInfo, &str, usize),
-) -> Result<(), Incomparable> {
-    if !old.0.comparable(new.0) {
+/// What must match for two reports' speeds to be compared.
+#[derive(Clone, Copy, Debug)]
+pub struct SpeedSettings<'a> {
+    /// The machine measured on.
+    pub machine: &'a MachineInfo,
+    /// `bulk`, `full`, or `compare` for engine races.
+    pub mode: &'a str,
+    /// Threads used.
+    pub threads: usize,
+}
+
+/// Whether speeds measured under `old` and `new` compare: same machine,
+/// mode and threads.
+///
+/// # Errors
+/// [`Incomparable`] naming the first difference.
+pub fn check_settings(old: SpeedSettings, new: SpeedSettings) -> Result<(), Incomparable> {
+    if !old.machine.comparable(new.machine) {
         return Err(incomparable(
             "machine",
-            format!("{}, {} cores", old.0.cpu, old.0.cores),
-            format!("{}, {} cores", new.0.cpu, new.0.cores),
+            format!("{}, {} cores", old.machine.cpu, old.machine.cores),
+            format!("{}, {} cores", new.machine.cpu, new.machine.cores),
             SPEEDS,
         ));
     }
-    if old.1 != new.1 {
-        return Err(incomparable("mode", old.1, new.1, SPEEDS));
+    if old.mode != new.mode {
+        return Err(incomparable("mode", old.mode, new.mode, SPEEDS));
     }
-    if old.2 != new.2 {
-        return Err(incomparable("threads", old.2, new.2, SPEEDS));
+    if old.threads != new.threads {
+        return Err(incomparable("threads", old.threads, new.threads, SPEEDS));
     }
     Ok(())
 }
