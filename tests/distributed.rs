@@ -520,6 +520,83 @@ fn checksums_that_are_not_hex_digits_are_refused() {
     }
 }
 
+/// A change to a manifest.
+type ManifestEdit = fn(&mut Value);
+
+/// Hand-edited manifests whose figures still add up are refused: no units,
+/// fewer positions than units, a unit file outside `units/`, a unit list
+/// out of order; and merge counts perft(ply) of the root again, so a sum
+/// of multiplicities or root moves that do not belong to the root are
+/// refused too.
+#[test]
+fn hand_edited_manifests_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 4, 2, 3, &[]);
+    run_all(&dir, 1);
+    let plan = dir.to_str().unwrap();
+    let good = manifest(&dir);
+    let edits: Vec<(&str, ManifestEdit)> = vec![
+        ("it has no units", |m: &mut Value| {
+            m["units"] = Value::Array(Vec::new());
+            m["unit_count"] = 0.into();
+            m["unique_positions"] = 0.into();
+            for key in ["multiplicity_sum", "perft_at_ply"] {
+                m[key] = "0".into();
+            }
+        }),
+        ("2 unique positions cannot fill 3 units", |m: &mut Value| {
+            m["unique_positions"] = 2.into();
+            for (i, positions) in [1, 1, 0].into_iter().enumerate() {
+                m["units"][i]["positions"] = positions.into();
+            }
+        }),
+        ("unit 1's file is \"../x\", not units/unit-000001.txt", |m: &mut Value| {
+            m["units"][1]["file"] = "../x".into()
+        }),
+        ("unit 2's file is \"units/unit-000000.txt\"", |m: &mut Value| {
+            m["units"][2]["file"] = "units/unit-000000.txt".into()
+        }),
+        ("entry 0 of the unit list is unit 1, not 0", |m: &mut Value| {
+            let units = m["units"].as_array_mut().unwrap();
+            units.swap(0, 1);
+        }),
+    ];
+    for (needle, edit) in &edits {
+        let mut m = good.clone();
+        edit(&mut m);
+        std::fs::write(dir.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap()).unwrap();
+        for output in [merge(&dir, &[]), run(&["unit", plan, "--index", "0"])] {
+            assert_eq!(status(&output), 2, "{needle}: {}", text(&output));
+            assert!(text(&output).contains(needle), "{needle}: {}", text(&output));
+            assert!(!text(&output).contains("Nodes searched"), "{}", text(&output));
+        }
+    }
+    // Figures that agree with each other but not with the root: merge
+    // refuses (perft(2) of the start position is 400).
+    let mut m = good.clone();
+    m["units"][0]["multiplicity"] =
+        (good["units"][0]["multiplicity"].as_str().unwrap().parse::<u64>().unwrap() + 1).to_string().into();
+    for key in ["multiplicity_sum", "perft_at_ply"] {
+        m[key] = "401".into();
+    }
+    let mut swapped = good.clone();
+    swapped["root_moves"].as_array_mut().unwrap().swap(0, 1);
+    for (m, needle) in [
+        (m, "its multiplicities sum to 401, but perft(2) of its root is 400"),
+        (swapped, "are not the legal moves of its root"),
+    ] {
+        std::fs::write(dir.join("manifest.json"), serde_json::to_string_pretty(&m).unwrap()).unwrap();
+        let output = merge(&dir, &[]);
+        assert_eq!(status(&output), 2, "{needle}: {}", text(&output));
+        assert!(text(&output).contains(needle), "{needle}: {}", text(&output));
+    }
+    std::fs::write(dir.join("manifest.json"), serde_json::to_string_pretty(&good).unwrap()).unwrap();
+    // The manifest's bytes changed, so the results are foreign now; the
+    // plan itself is good again.
+    assert_eq!(status(&merge(&dir, &[])), 3);
+}
+
 #[test]
 fn duplicate_runs_are_harmless() {
     let tmp = tempfile::tempdir().unwrap();

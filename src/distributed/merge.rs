@@ -169,11 +169,13 @@ pub struct MergeReport {
 /// the first gives the total, the others must agree with it unit by unit).
 ///
 /// # Errors
-/// A plan that cannot be read, or a unit file that no longer matches the
-/// manifest ([`DistError`]); missing, invalid and disagreeing results are
+/// A plan that cannot be read or whose root does not give its sum of
+/// multiplicities ([`Plan::verify_root`]), or a unit file that no longer
+/// matches the manifest ([`DistError`]); missing, invalid and disagreeing results are
 /// not errors but part of the outcome.
 pub fn merge(dir: &std::path::Path, keys: &[Keys]) -> Result<MergeOutcome, DistError> {
     let plan = Plan::open(dir)?;
+    plan.verify_root()?;
     let mut keys = keys.to_vec();
     keys.dedup();
     if keys.is_empty() {
