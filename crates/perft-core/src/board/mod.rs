@@ -312,51 +312,47 @@ impl Board {
     }
 
     /// Checks every redundant or incremental part of the board against a
-    /// recomputation; returns a description of the first mismatch.
-    pub fn check_consistency(&self) -> Result<(), String> {
-        let keys = &zobrist::PRIMARY;
+    /// recomputation.
+    ///
+    /// # Errors
+    /// The first [`Inconsistency`] found.
+    pub fn check_consistency(&self) -> Result<(), Inconsistency> {
         let occupied = self.occupied();
         if (self.by_color[0] & self.by_color[1]).any() {
-            return Err("color bitboards overlap".into());
-        }
-        let mut key = keys.side(self.side_to_move) ^ keys.castling(self.state.castling);
-        if let Some(ep) = self.state.en_passant {
-            key ^= keys.en_passant(ep.file());
+            return Err(Inconsistency::ColorsOverlap);
         }
         let mut union = Bitboard::EMPTY;
         for kind in PieceKind::ALL {
             let bb = self.by_kind[kind as usize];
             if (union & bb).any() {
-                return Err(format!("{kind:?} bitboard overlaps another kind"));
+                return Err(Inconsistency::KindsOverlap(kind));
             }
             union |= bb;
-            for sq in bb {
-                let color = if self.by_color[0].has(sq) { Color::White } else { Color::Black };
+            for square in bb {
+                let color = if self.by_color[0].has(square) { Color::White } else { Color::Black };
                 let piece = Piece::new(color, kind);
-                if self.mailbox[sq as usize] != Some(piece) {
-                    return Err(format!(
-                        "bitboards say {piece:?} on {sq}, mailbox says {:?}",
-                        self.mailbox[sq as usize]
-                    ));
+                let mailbox = self.mailbox[square as usize];
+                if mailbox != Some(piece) {
+                    return Err(Inconsistency::Mailbox { square, bitboards: piece, mailbox });
                 }
-                key ^= keys.piece(piece, sq);
             }
         }
         if union != occupied {
-            return Err("kind and color bitboards disagree".into());
+            return Err(Inconsistency::KindsAndColors);
         }
-        for sq in !occupied {
-            if let Some(piece) = self.mailbox[sq as usize] {
-                return Err(format!("mailbox has {piece:?} on empty {sq}"));
+        for square in !occupied {
+            if let Some(piece) = self.mailbox[square as usize] {
+                return Err(Inconsistency::StrayPiece { square, piece });
             }
         }
         for color in Color::ALL {
             if self.colored(color, PieceKind::King).count() != 1 {
-                return Err(format!("{color} does not have exactly one king"));
+                return Err(Inconsistency::Kings(color));
             }
         }
-        if key != self.state.key {
-            return Err(format!("incremental key {:#018x} != recomputed {key:#018x}", self.state.key));
+        let recomputed = self.key_with(&zobrist::PRIMARY);
+        if recomputed != self.state.key {
+            return Err(Inconsistency::Key { incremental: self.state.key, recomputed });
         }
         for color in Color::ALL {
             for side in CastlingSide::ALL {
@@ -365,7 +361,7 @@ impl Board {
                     if self.mailbox[rook as usize] != Some(Piece::new(color, PieceKind::Rook))
                         || self.mailbox[king as usize] != Some(Piece::new(color, PieceKind::King))
                     {
-                        return Err(format!("castling right {color} {side:?} without king and rook"));
+                        return Err(Inconsistency::Castling { color, side });
                     }
                 }
             }
@@ -373,7 +369,7 @@ impl Board {
         if let Some(ep) = self.state.en_passant {
             let rank = Rank::Sixth.relative_to(self.side_to_move);
             if ep.rank() != rank || !self.any_legal_ep_capture(ep) {
-                return Err(format!("en-passant square {ep} kept without a legal capture"));
+                return Err(Inconsistency::EnPassant(ep));
             }
         }
         Ok(())
@@ -443,4 +439,60 @@ impl Default for Board {
     fn default() -> Self {
         Self::startpos()
     }
+}
+
+/// A part of a [`Board`] that disagrees with the rest (see
+/// [`Board::check_consistency`]): a bug in the board's own code, never in
+/// its input.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Inconsistency {
+    /// A square is in both color bitboards.
+    #[error("color bitboards overlap")]
+    ColorsOverlap,
+    /// A square is in this kind's bitboard and another's.
+    #[error("{0:?} bitboard overlaps another kind")]
+    KindsOverlap(PieceKind),
+    /// The bitboards and the mailbox name different pieces on a square.
+    #[error("bitboards say {bitboards:?} on {square}, mailbox says {mailbox:?}")]
+    Mailbox {
+        /// The square.
+        square: Square,
+        /// The piece the bitboards place there.
+        bitboards: Piece,
+        /// What the mailbox holds there.
+        mailbox: Option<Piece>,
+    },
+    /// The kind bitboards and the color bitboards cover different squares.
+    #[error("kind and color bitboards disagree")]
+    KindsAndColors,
+    /// The mailbox has a piece on a square the bitboards leave empty.
+    #[error("mailbox has {piece:?} on empty {square}")]
+    StrayPiece {
+        /// The square.
+        square: Square,
+        /// The piece.
+        piece: Piece,
+    },
+    /// A side without exactly one king.
+    #[error("{0} does not have exactly one king")]
+    Kings(Color),
+    /// The incremental Zobrist key differs from one computed from scratch.
+    #[error("incremental key {incremental:#018x} != recomputed {recomputed:#018x}")]
+    Key {
+        /// The key kept by make and unmake.
+        incremental: u64,
+        /// The key computed from the pieces and state.
+        recomputed: u64,
+    },
+    /// A castling right whose king or rook is not on its square.
+    #[error("castling right {color} {side:?} without king and rook")]
+    Castling {
+        /// Whose right.
+        color: Color,
+        /// Which side.
+        side: CastlingSide,
+    },
+    /// An en-passant square kept without a legal capture onto it.
+    #[error("en-passant square {0} kept without a legal capture")]
+    EnPassant(Square),
 }
