@@ -197,7 +197,12 @@ pub fn merge(dir: &std::path::Path, keys: &[Keys]) -> Result<MergeOutcome, DistE
                     results.push(Some(result));
                     continue;
                 }
-                Err(reason) => invalid.push(InvalidResult { index: entry.index, keys: key, file, reason }),
+                Err(error) => invalid.push(InvalidResult {
+                    index: entry.index,
+                    keys: key,
+                    file,
+                    reason: error.to_string(),
+                }),
             }
             results.push(None);
         }

@@ -519,7 +519,7 @@ impl Plan {
         }
         let mut positions = Vec::with_capacity(entry.positions as usize);
         for (i, line) in lines.enumerate() {
-            positions.push(parse_position(line, &moves).map_err(|reason| bad(i + 2, reason))?);
+            positions.push(parse_position(line, &moves).map_err(|e| bad(i + 2, e.to_string()))?);
         }
         if positions.len() as u64 != entry.positions {
             return Err(bad(
@@ -586,28 +586,60 @@ fn check_manifest(manifest: &Manifest) -> Result<(), String> {
     Ok(())
 }
 
+/// Why a line of a unit file is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnitLineError {
+    /// Not three tab-separated fields.
+    #[error("{0} tab-separated fields, expected 3 (FEN, multiplicity, per-root counts)")]
+    Fields(usize),
+    /// The multiplicity is not a count.
+    #[error("multiplicity field {0:?} is not a count")]
+    Multiplicity(String),
+    /// A per-root word is not `move:count`.
+    #[error("per-root field {0:?} is not move:count")]
+    NotMoveCount(String),
+    /// A per-root word names a move the root does not have.
+    #[error("per-root field {word:?}: {mv} is not a root move")]
+    NotRootMove {
+        /// The word.
+        word: String,
+        /// Its move.
+        mv: String,
+    },
+    /// A per-root count is not a count.
+    #[error("per-root field {word:?}: {count:?} is not a count")]
+    PerRootCount {
+        /// The word.
+        word: String,
+        /// Its count.
+        count: String,
+    },
+    /// The per-root counts do not add up to the multiplicity.
+    #[error("the per-root counts do not add up to the multiplicity {0}")]
+    Sum(u128),
+}
+
 /// One unit line: `FEN<TAB>multiplicity<TAB>move:count ...`.
-fn parse_position(line: &str, moves: &HashMap<&str, u16>) -> Result<UnitPosition, String> {
+fn parse_position(line: &str, moves: &HashMap<&str, u16>) -> Result<UnitPosition, UnitLineError> {
     let fields: Vec<&str> = line.split('\t').collect();
     let [fen, multiplicity, per_root] = fields[..] else {
-        return Err(format!(
-            "{} tab-separated fields, expected 3 (FEN, multiplicity, per-root counts)",
-            fields.len()
-        ));
+        return Err(UnitLineError::Fields(fields.len()));
     };
     let multiplicity: u128 =
-        multiplicity.parse().map_err(|_| format!("multiplicity field {multiplicity:?} is not a count"))?;
+        multiplicity.parse().map_err(|_| UnitLineError::Multiplicity(multiplicity.to_string()))?;
     let mut counts = Vec::new();
     for word in per_root.split(' ') {
-        let (mv, n) =
-            word.split_once(':').ok_or_else(|| format!("per-root field {word:?} is not move:count"))?;
-        let root =
-            *moves.get(mv).ok_or_else(|| format!("per-root field {word:?}: {mv} is not a root move"))?;
-        let n: u128 = n.parse().map_err(|_| format!("per-root field {word:?}: {n:?} is not a count"))?;
+        let (mv, n) = word.split_once(':').ok_or_else(|| UnitLineError::NotMoveCount(word.to_string()))?;
+        let root = *moves
+            .get(mv)
+            .ok_or_else(|| UnitLineError::NotRootMove { word: word.to_string(), mv: mv.to_string() })?;
+        let n: u128 = n
+            .parse()
+            .map_err(|_| UnitLineError::PerRootCount { word: word.to_string(), count: n.to_string() })?;
         counts.push((root, n));
     }
-    if counts.iter().map(|&(_, n)| n).sum::<u128>() != multiplicity {
-        return Err(format!("the per-root counts do not add up to the multiplicity {multiplicity}"));
+    if counts.iter().try_fold(0u128, |sum, &(_, n)| sum.checked_add(n)) != Some(multiplicity) {
+        return Err(UnitLineError::Sum(multiplicity));
     }
     Ok(UnitPosition { fen: fen.to_string(), multiplicity, per_root: counts })
 }
@@ -631,15 +663,27 @@ mod tests {
         let fen = "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq -";
         let good = parse_position(&format!("{fen}\t2\te2e4:1 d2d4:1"), &moves).unwrap();
         assert_eq!(good.per_root, vec![(0, 1), (1, 1)]);
-        for (line, needle) in [
-            (format!("{fen}\t3\te2e4:1 d2d4:1"), "add up"),
-            (format!("{fen}\t2\te2e4:1 c2c4:1"), "not a root move"),
-            (format!("{fen}\tx\te2e4:1"), "not a count"),
-            (format!("{fen}\t2"), "2 tab-separated fields"),
-            (format!("{fen}\t1\te2e4=1"), "move:count"),
+        let max = u128::MAX;
+        for (line, expected, needle) in [
+            (format!("{fen}\t3\te2e4:1 d2d4:1"), UnitLineError::Sum(3), "add up"),
+            (format!("{fen}\t0\te2e4:{max} d2d4:1"), UnitLineError::Sum(0), "add up"),
+            (
+                format!("{fen}\t2\te2e4:1 c2c4:1"),
+                UnitLineError::NotRootMove { word: "c2c4:1".into(), mv: "c2c4".into() },
+                "not a root move",
+            ),
+            (format!("{fen}\tx\te2e4:1"), UnitLineError::Multiplicity("x".into()), "not a count"),
+            (
+                format!("{fen}\t1\te2e4:y"),
+                UnitLineError::PerRootCount { word: "e2e4:y".into(), count: "y".into() },
+                "not a count",
+            ),
+            (format!("{fen}\t2"), UnitLineError::Fields(2), "2 tab-separated fields"),
+            (format!("{fen}\t1\te2e4=1"), UnitLineError::NotMoveCount("e2e4=1".into()), "move:count"),
         ] {
             let error = parse_position(&line, &moves).unwrap_err();
-            assert!(error.contains(needle), "{line}: {error}");
+            assert_eq!(error, expected, "{line}");
+            assert!(error.to_string().contains(needle), "{line}: {error}");
         }
     }
 

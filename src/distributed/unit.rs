@@ -87,24 +87,22 @@ impl UnitResult {
     }
 
     /// Reads the result at `path` and checks it against unit `entry` of
-    /// `plan` under key set `keys`: `Ok(None)` when there is no file,
-    /// `Err(reason)` when it is not a valid result of that unit.
+    /// `plan` under key set `keys`: `Ok(None)` when there is no file.
     ///
     /// # Errors
-    /// The reason the file cannot be used, for messages.
+    /// Why the file is not a valid result of that unit ([`ResultError`]).
     pub fn load(
         path: &Path,
         plan: &Plan,
         entry: &UnitEntry,
         keys: Keys,
-    ) -> Result<Option<UnitResult>, String> {
+    ) -> Result<Option<UnitResult>, ResultError> {
         let text = match std::fs::read(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("cannot read it: {e}")),
+            Err(e) => return Err(ResultError::Unreadable(e)),
         };
-        let result: UnitResult =
-            serde_json::from_slice(&text).map_err(|e| format!("not a unit result (corrupt): {e}"))?;
+        let result: UnitResult = serde_json::from_slice(&text).map_err(ResultError::NotAResult)?;
         result.validate(plan, entry, keys)?;
         Ok(Some(result))
     }
@@ -112,52 +110,110 @@ impl UnitResult {
     /// Checks the result against unit `entry` of `plan` under `keys`.
     ///
     /// # Errors
-    /// What does not match, for messages.
-    pub fn validate(&self, plan: &Plan, entry: &UnitEntry, keys: Keys) -> Result<(), String> {
+    /// The first thing that does not match ([`ResultError`]).
+    pub fn validate(&self, plan: &Plan, entry: &UnitEntry, keys: Keys) -> Result<(), ResultError> {
         if self.kind != "perft-unit-result" || self.format != FORMAT {
-            return Err(format!(
-                "kind {:?} format {}: not a unit result of format {FORMAT}",
-                self.kind, self.format
-            ));
+            return Err(ResultError::WrongFormat { kind: self.kind.clone(), format: self.format });
         }
         if self.seal != self.compute_seal() {
-            return Err("corrupt: its seal does not match its counts (edited or damaged)".into());
+            return Err(ResultError::BadSeal);
         }
         if self.plan_checksum != plan.checksum {
-            return Err(format!(
-                "foreign: it is a result of another plan ({}, this plan is {})",
-                self.plan_checksum.short(),
-                plan.checksum.short()
-            ));
+            return Err(ResultError::ForeignPlan {
+                found: self.plan_checksum.clone(),
+                expected: plan.checksum.clone(),
+            });
         }
         if self.index != entry.index {
-            return Err(format!("foreign: it is the result of unit {}, not {}", self.index, entry.index));
+            return Err(ResultError::WrongIndex { found: self.index, expected: entry.index });
         }
         if self.unit_checksum != entry.sha256 {
-            return Err("foreign: it counted another unit file".into());
+            return Err(ResultError::ForeignUnitFile);
         }
         if self.keys != keys {
-            return Err(format!("wrong key set: it was counted with key set {}, not {keys}", self.keys));
+            return Err(ResultError::WrongKeys { found: self.keys, expected: keys });
         }
         if self.depth != plan.manifest.unit_depth() {
-            return Err(format!(
-                "it counted depth {}, the plan needs {}",
-                self.depth,
-                plan.manifest.unit_depth()
-            ));
+            return Err(ResultError::WrongDepth { found: self.depth, expected: plan.manifest.unit_depth() });
         }
         if self.positions != entry.positions || self.counts.len() as u64 != entry.positions {
-            return Err(format!(
-                "it has {} counts for the unit's {} positions",
-                self.counts.len(),
-                entry.positions
-            ));
+            return Err(ResultError::ShortCounts { counts: self.counts.len(), positions: entry.positions });
         }
-        if self.counts.iter().map(|c| c.0).sum::<u128>() != self.total.0 {
-            return Err("corrupt: its counts do not add up to its total".into());
+        let sum = self.counts.iter().try_fold(0u128, |sum, c| sum.checked_add(c.0));
+        if sum != Some(self.total.0) {
+            return Err(ResultError::BadTotal);
         }
         Ok(())
     }
+}
+
+/// Why a unit result file cannot be used (the messages `perft merge` and
+/// `perft unit` print after its name).
+#[derive(Debug, thiserror::Error)]
+pub enum ResultError {
+    /// The file exists but cannot be read.
+    #[error("cannot read it: {0}")]
+    Unreadable(std::io::Error),
+    /// Not JSON, or not a result's fields (a bad checksum or count, say).
+    #[error("not a unit result (corrupt): {0}")]
+    NotAResult(serde_json::Error),
+    /// Another kind of file or format.
+    #[error("kind {kind:?} format {format}: not a unit result of format {FORMAT}")]
+    WrongFormat {
+        /// Its `kind`.
+        kind: String,
+        /// Its `format`.
+        format: u32,
+    },
+    /// The seal does not match the counts: edited or damaged.
+    #[error("corrupt: its seal does not match its counts (edited or damaged)")]
+    BadSeal,
+    /// A result of another plan.
+    #[error("foreign: it is a result of another plan ({}, this plan is {})", found.short(), expected.short())]
+    ForeignPlan {
+        /// Its plan checksum.
+        found: Checksum,
+        /// This plan's.
+        expected: Checksum,
+    },
+    /// A result of another unit of this plan (copied under this name).
+    #[error("foreign: it is the result of unit {found}, not {expected}")]
+    WrongIndex {
+        /// The unit it counted.
+        found: UnitIndex,
+        /// The unit whose name it has.
+        expected: UnitIndex,
+    },
+    /// It counted a unit file with another checksum.
+    #[error("foreign: it counted another unit file")]
+    ForeignUnitFile,
+    /// Counted under the other key set.
+    #[error("wrong key set: it was counted with key set {found}, not {expected}")]
+    WrongKeys {
+        /// Its key set.
+        found: Keys,
+        /// The key set looked for.
+        expected: Keys,
+    },
+    /// Counted to another depth.
+    #[error("it counted depth {found}, the plan needs {expected}")]
+    WrongDepth {
+        /// Its depth.
+        found: u32,
+        /// The plan's unit depth.
+        expected: u32,
+    },
+    /// Not one count per position of the unit.
+    #[error("it has {counts} counts for the unit's {positions} positions")]
+    ShortCounts {
+        /// Counts in the result.
+        counts: usize,
+        /// Positions in the unit.
+        positions: u64,
+    },
+    /// The counts do not add up to the total (or pass 2^128).
+    #[error("corrupt: its counts do not add up to its total")]
+    BadTotal,
 }
 
 /// Where a unit index came from and what it is.
