@@ -8,6 +8,7 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use perft::distributed::journal::this_build;
 use perft::distributed::plan::Plan;
 use perft::distributed::unit::UnitResult;
 use perft::distributed::{Checksum, Count, Keys, UnitIndex};
@@ -273,6 +274,14 @@ fn unit_index_from_option_and_each_environment_variable() {
         .output()
         .unwrap();
     assert!(text(&output).contains("unit 4 (keys 1)"), "{}", text(&output));
+    // A variable set but empty counts as unset: the next one is read.
+    let output = perft()
+        .args(["unit", plan, "--hash", "1"])
+        .env("SLURM_ARRAY_TASK_ID", "")
+        .env("JOB_COMPLETION_INDEX", "2")
+        .output()
+        .unwrap();
+    assert!(text(&output).contains("unit 2 (keys 1): already done"), "{}", text(&output));
     assert_eq!(divide_lines(&ok(&["merge", plan])).last().unwrap(), "Nodes searched: 197281");
     // No index, not a number, out of range: one clear error, status 2.
     for (args, env, needle) in [
@@ -308,6 +317,7 @@ fn unit_index_from_option_and_each_environment_variable() {
         assert_eq!(status(&output), 2, "{args:?}: {}", text(&output));
         assert!(text(&output).contains(needle), "{args:?}: {}", text(&output));
         assert!(!text(&output).contains("panicked"), "{}", text(&output));
+        assert!(text(&output).matches("(from ").count() <= 1, "said once: {}", text(&output));
     }
 }
 
@@ -629,6 +639,12 @@ fn two_key_sets_must_agree() {
     let merged = ok(&["merge", dir.to_str().unwrap(), "--keys", "1,2"]);
     assert!(merged.contains("Nodes searched: 4865609\n"), "{merged}");
     assert!(merged.contains("key sets 1,2 agree"), "{merged}");
+    // A key set named twice counts once, wherever the repeat is.
+    let merged = ok(&["merge", dir.to_str().unwrap(), "--keys", "1,2,1"]);
+    assert!(
+        merged.contains("Nodes searched: 4865609\n") && merged.contains("key sets 1,2 agree"),
+        "{merged}"
+    );
     assert!(ok(&["merge", dir.to_str().unwrap(), "--keys", "2"]).contains("Nodes searched: 4865609\n"));
 
     // A key-set-2 result that passes every check but counts one position
@@ -693,6 +709,56 @@ fn merge_sums_past_two_to_the_64_exactly() {
     }
 }
 
+/// Results whose counts would take the merged sum past 2^128 (forged:
+/// no perft count is that large) are refused with a clear error, not
+/// wrapped around: in a multiplicity times a count, and in the total.
+#[test]
+fn merge_refuses_sums_past_two_to_the_128() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 5, 4, 3, &[]);
+    run_all(&dir, 1);
+    let plan = Plan::open(&dir).unwrap();
+    let units: Vec<_> = plan.manifest.units.iter().map(|e| plan.read_unit(e).unwrap()).collect();
+    let forge = |unit: usize, position: usize, count: u128| {
+        let mut result = read_result(&dir, unit as u32, 1);
+        result.counts[position] = Count(count);
+        result.total = Count(result.counts.iter().map(|c| c.0).sum());
+        result.seal();
+        write_result(&dir, unit as u32, 1, &result);
+    };
+    // A position reached by two paths from one root move, counted 2^127.
+    let (unit, position) = units
+        .iter()
+        .enumerate()
+        .find_map(|(u, positions)| {
+            positions.iter().position(|p| p.per_root.iter().any(|&(_, n)| n > 1)).map(|i| (u, i))
+        })
+        .unwrap();
+    let original = read_result(&dir, unit as u32, 1);
+    forge(unit, position, 1 << 127);
+    let output = merge(&dir, &[]);
+    assert_eq!(status(&output), 2, "{}", text(&output));
+    assert!(
+        text(&output).contains(&format!("the merged count passes 2^128 at unit {unit}")),
+        "{}",
+        text(&output)
+    );
+    write_result(&dir, unit as u32, 1, &original);
+    assert!(ok(&["merge", dir.to_str().unwrap()]).contains("Nodes searched: 4865609\n"));
+    // Two positions of other root moves, each 2^127: the total passes.
+    let single =
+        |u: usize| units[u].iter().position(|p| p.per_root.len() == 1 && p.multiplicity == 1).unwrap();
+    let (a, b) = (single(0), single(2));
+    assert_ne!(units[0][a].per_root[0].0, units[2][b].per_root[0].0);
+    forge(0, a, 1 << 127);
+    forge(2, b, 1 << 127);
+    let output = merge(&dir, &[]);
+    assert_eq!(status(&output), 2, "{}", text(&output));
+    assert!(text(&output).contains("the merged count passes 2^128: "), "{}", text(&output));
+    assert!(!text(&output).contains("Nodes searched"), "{}", text(&output));
+}
+
 #[test]
 fn a_preseeded_journal_is_trusted_and_its_damage_recounted() {
     let tmp = tempfile::tempdir().unwrap();
@@ -708,8 +774,9 @@ fn a_preseeded_journal_is_trusted_and_its_damage_recounted() {
     let manifest_bytes = std::fs::read(dir.join("manifest.json")).unwrap();
     let unit_sum = manifest(&dir)["units"][1]["sha256"].as_str().unwrap().to_string();
     let mut journal = format!(
-        "perft-unit-journal 1 plan {} unit {unit_sum} index 1 keys 1 depth 3\n",
-        Checksum::of(&manifest_bytes)
+        "perft-unit-journal 1 plan {} unit {unit_sum} index 1 keys 1 depth 3 build {}\n",
+        Checksum::of(&manifest_bytes),
+        this_build()
     );
     for position in 0..5 {
         let count = truth.counts[position].0 + if position == 2 { 1000 } else { 0 };
@@ -721,7 +788,7 @@ fn a_preseeded_journal_is_trusted_and_its_damage_recounted() {
         journal.push_str(&format!("{body} {check}\n"));
     }
     journal.push_str("7 12");
-    std::fs::write(dir.join(UnitIndex(1).journal_file(Keys::PRIMARY)), journal).unwrap();
+    std::fs::write(dir.join(UnitIndex(1).journal_file(Keys::PRIMARY)), &journal).unwrap();
     let out = ok(&["unit", plan, "--index", "1", "--hash", "1"]);
     assert!(out.contains("4 taken from the journal"), "{out}");
     assert!(out.contains("journal line 5 is damaged"), "{out}");
@@ -733,6 +800,16 @@ fn a_preseeded_journal_is_trusted_and_its_damage_recounted() {
         !dir.join(UnitIndex(1).journal_file(Keys::PRIMARY)).exists(),
         "journal removed once the result is written"
     );
+    // The same journal written by another build: set aside, not trusted.
+    std::fs::remove_file(result_path(&dir, 1, 1)).unwrap();
+    let other_build =
+        journal.replacen(&format!(" build {}\n", this_build()), " build 0.0.9+0123456789ab\n", 1);
+    assert_ne!(other_build, journal);
+    std::fs::write(dir.join(UnitIndex(1).journal_file(Keys::PRIMARY)), other_build).unwrap();
+    let out = ok(&["unit", plan, "--index", "1", "--hash", "1"]);
+    assert!(out.contains("was written by another build of perft (0.0.9+0123456789ab; this is"), "{out}");
+    assert!(!out.contains("taken from the journal"), "{out}");
+    assert_eq!(read_result(&dir, 1, 1).total, truth.total);
 }
 
 #[test]

@@ -24,8 +24,8 @@ pub fn unit(args: UnitArgs) -> Result<u8> {
         threads,
         stop: Some(&INTERRUPTED),
     };
-    let outcome = run_unit(&request)
-        .with_context(|| format!("unit {} of {} (from {})", index.index, args.plan.display(), index.name))?;
+    let outcome =
+        run_unit(&request).with_context(|| format!("unit {} of {}", index.index, args.plan.display()))?;
     let mut out = std::io::stdout().lock();
     match outcome {
         UnitOutcome::AlreadyDone { path, result } => {

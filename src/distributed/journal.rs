@@ -3,17 +3,20 @@
 //! (SIGTERM), a kill or a crash resumes where it stopped.
 //!
 //! ```text
-//! perft-unit-journal 1 plan 3f0c... unit 9a41... index 17 keys 1 depth 6
+//! perft-unit-journal 1 plan 3f0c... unit 9a41... index 17 keys 1 depth 6 build 0.1.0+1caaeb7d2f0e
 //! 0 1834561 5e0b7c1a2f3d4e5f
 //! 2 2209337 c0ffee0011223344
 //! ```
 //!
-//! A record is `position count check`, `check` the first 16 hex digits of
-//! the SHA-256 of `position count`. A record that does not check (a torn
-//! last line, a flipped bit, an edit) or names a position twice with two
-//! counts is dropped with a note and its position counted again. A journal
-//! whose header is for another plan, unit, key set or depth is set aside
-//! (renamed `.old`) and the unit starts afresh.
+//! The header ends with the build that wrote it (`build 0.1.0+COMMIT`,
+//! see [`this_build`]). A record is `position count check`, `check` the
+//! first 16 hex digits of the SHA-256 of `position count`. A record that
+//! does not check (a torn last line, a flipped bit, an edit) or names a
+//! position twice with two counts is dropped with a note and its position
+//! counted again. A journal whose header is for another plan, unit, key
+//! set or depth, or was written by another build (whose counts this one
+//! cannot vouch for), is set aside (renamed `.old`) and the unit starts
+//! afresh.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -22,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::{Checksum, DistError, Keys, UnitIndex, FORMAT};
+use crate::report::ToolInfo;
 
 /// What a unit journal belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,12 +43,24 @@ pub struct JournalId {
 }
 
 impl JournalId {
-    fn header(&self) -> String {
+    /// The header line without its build.
+    fn identity(&self) -> String {
         format!(
             "perft-unit-journal {FORMAT} plan {} unit {} index {} keys {} depth {}",
             self.plan, self.unit, self.index, self.keys, self.depth
         )
     }
+
+    fn header(&self) -> String {
+        format!("{} build {}", self.identity(), this_build())
+    }
+}
+
+/// This program's version and git commit, as journal headers carry them:
+/// `0.1.0+1caaeb7d2f0e` (`-dirty` when built from a changed tree).
+pub fn this_build() -> String {
+    let tool = ToolInfo::current();
+    format!("{}+{}", tool.version, tool.git_commit)
 }
 
 fn check(body: &str) -> String {
@@ -75,13 +91,21 @@ impl UnitJournal {
         match std::fs::read(path) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes);
-                if text.lines().next().map(str::trim_end) == Some(header.as_str()) {
+                let first = text.lines().next().map(str::trim_end).unwrap_or_default();
+                if first == header {
                     done = read_records(&text, positions, &mut notes);
                 } else {
                     let old = path.with_extension("journal.old");
                     std::fs::rename(path, &old).map_err(DistError::io(path))?;
+                    let why = match first.rsplit_once(" build ") {
+                        Some((identity, build)) if identity == id.identity() => format!(
+                            "was written by another build of perft ({build}; this is {}), whose counts are not reused",
+                            this_build()
+                        ),
+                        _ => "belongs to another plan, unit, key set or depth".to_string(),
+                    };
                     notes.push(format!(
-                        "{} belongs to another plan, unit, key set or depth; set aside as {} and starting afresh",
+                        "{} {why}; set aside as {} and starting afresh",
                         path.display(),
                         old.display()
                     ));
@@ -203,6 +227,20 @@ mod tests {
         drop(journal);
         let journal = UnitJournal::open(&path, &id, 10).unwrap();
         assert_eq!(journal.done.keys().copied().collect::<Vec<_>>(), vec![0]);
+        drop(journal);
+        // Another build: set aside, started afresh, said so.
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text = text.replacen(&format!(" build {}\n", this_build()), " build 0.0.1+0123456789ab\n", 1);
+        std::fs::write(&path, &text).unwrap();
+        let journal = UnitJournal::open(&path, &id, 10).unwrap();
+        assert!(journal.done.is_empty(), "{:?}", journal.done);
+        assert!(
+            journal.notes[0].contains("another build of perft (0.0.1+0123456789ab; this is"),
+            "{:?}",
+            journal.notes
+        );
+        assert!(path.with_extension("journal.old").exists());
+        journal.record(0, 100).unwrap();
         drop(journal);
         // Another key set: set aside, started afresh.
         let other = JournalId { keys: Keys::SECONDARY, ..id.clone() };

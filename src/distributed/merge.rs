@@ -165,19 +165,25 @@ pub struct MergeReport {
     pub thread_seconds: f64,
 }
 
-/// Merges the results of the plan in `dir` under `keys` (at least one;
-/// the first gives the total, the others must agree with it unit by unit).
+/// Merges the results of the plan in `dir` under `given_keys` (none means
+/// key set 1; a repeated key set counts once; the first gives the total,
+/// the others must agree with it unit by unit).
 ///
 /// # Errors
 /// A plan that cannot be read or whose root does not give its sum of
 /// multiplicities ([`Plan::verify_root`]), or a unit file that no longer
-/// matches the manifest ([`DistError`]); missing, invalid and disagreeing results are
+/// matches the manifest ([`DistError`]); [`DistError::MergeOverflow`] when
+/// the sum passes 2^128 (results with impossible counts); missing, invalid and disagreeing results are
 /// not errors but part of the outcome.
-pub fn merge(dir: &std::path::Path, keys: &[Keys]) -> Result<MergeOutcome, DistError> {
+pub fn merge(dir: &std::path::Path, given_keys: &[Keys]) -> Result<MergeOutcome, DistError> {
     let plan = Plan::open(dir)?;
     plan.verify_root()?;
-    let mut keys = keys.to_vec();
-    keys.dedup();
+    let mut keys: Vec<Keys> = Vec::new();
+    for &key in given_keys {
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
     if keys.is_empty() {
         keys.push(Keys::PRIMARY);
     }
@@ -212,7 +218,11 @@ pub fn merge(dir: &std::path::Path, keys: &[Keys]) -> Result<MergeOutcome, DistE
         let positions = plan.read_unit(entry)?;
         for (position, count) in positions.iter().zip(&first.counts) {
             for &(root, n) in &position.per_root {
-                divide[usize::from(root)] += n * count.0;
+                let sum = &mut divide[usize::from(root)];
+                *sum = n
+                    .checked_mul(count.0)
+                    .and_then(|product| sum.checked_add(product))
+                    .ok_or(DistError::MergeOverflow(Some(entry.index)))?;
             }
         }
         let others = results.iter().zip(&keys).skip(1).filter_map(|(r, &k)| r.as_ref().map(|r| (k, r)));
@@ -232,7 +242,16 @@ pub fn merge(dir: &std::path::Path, keys: &[Keys]) -> Result<MergeOutcome, DistE
     }
     missing.retain(|m| !m.units.is_empty());
     let complete = missing.is_empty() && invalid.is_empty() && disagreements.is_empty();
-    let nodes = complete.then(|| divide.iter().sum());
+    let nodes = if complete {
+        Some(
+            divide
+                .iter()
+                .try_fold(0u128, |sum, &n| sum.checked_add(n))
+                .ok_or(DistError::MergeOverflow(None))?,
+        )
+    } else {
+        None
+    };
     let divide =
         if complete { plan.manifest.root_moves.iter().cloned().zip(divide).collect() } else { Vec::new() };
     Ok(MergeOutcome {
@@ -282,22 +301,5 @@ mod tests {
             "3,17,250-260"
         );
         assert_eq!(compress_ranges(&[0, 1, 1, 2, 4]), "0-2,4");
-    }
-
-    /// Sums past 2⁶⁴ (perft(14) and beyond) are exact: synthetic unit
-    /// counts near 2⁶⁴ times multiplicities, added in `u128`.
-    #[test]
-    fn sums_past_two_to_the_64() {
-        let count = u128::from(u64::MAX) - 6;
-        let per_root = [3u128, 1_000_000_007];
-        let mut divide = [0u128; 2];
-        for (root, n) in per_root.iter().enumerate() {
-            divide[root] += n * count;
-        }
-        let total: u128 = divide.iter().sum();
-        assert_eq!(total, 1_000_000_010 * (u128::from(u64::MAX) - 6));
-        assert_eq!(total.to_string(), "18446744258176992346095516090");
-        assert!(total > u128::from(u64::MAX));
-        assert_eq!(serde_json::to_string(&Count(total)).unwrap(), "\"18446744258176992346095516090\"");
     }
 }

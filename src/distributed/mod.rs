@@ -318,6 +318,13 @@ pub enum DistError {
     /// The worker threads could not be started.
     #[error("cannot start the worker threads")]
     Threads(#[from] rayon::ThreadPoolBuildError),
+    /// The merged count passed 2^128: some results hold impossible counts.
+    #[error(
+        "the merged count passes 2^128{}: no perft count is that large, so some results hold impossible \
+         counts; delete them and count those units again",
+        .0.map(|unit| format!(" at unit {unit}")).unwrap_or_default()
+    )]
+    MergeOverflow(Option<UnitIndex>),
     /// A stop signal arrived during the split.
     #[error("interrupted; nothing was written")]
     Interrupted,

@@ -226,7 +226,8 @@ pub struct IndexSource {
 }
 
 /// The unit index: `option` (from `--index`) if given, else the first of
-/// [`INDEX_VARIABLES`] that `env` has.
+/// [`INDEX_VARIABLES`] that `env` has with a value: a variable that is set
+/// but empty (or only blanks) counts as unset, and the next is read.
 ///
 /// # Errors
 /// [`DistError::NoIndex`], or [`DistError::BadIndex`] for a value that is
@@ -239,7 +240,9 @@ pub fn resolve_index(
         Some(value) => ("--index".to_string(), value.to_string()),
         None => INDEX_VARIABLES
             .iter()
-            .find_map(|&name| env(name).map(|value| (name.to_string(), value)))
+            .find_map(|&name| {
+                env(name).filter(|value| !value.trim().is_empty()).map(|value| (name.to_string(), value))
+            })
             .ok_or(DistError::NoIndex)?,
     };
     let trimmed = value.trim();
@@ -450,6 +453,18 @@ mod tests {
             IndexSource { name: "SLURM_ARRAY_TASK_ID".into(), index: 1 }
         );
         assert_eq!(resolve_index(Some("4"), both).unwrap().index, 4, "--index wins");
+        // Set but empty: as if unset, the next variable is read.
+        let empty_slurm = |name: &str| match name {
+            "SLURM_ARRAY_TASK_ID" => Some(" ".to_string()),
+            "JOB_COMPLETION_INDEX" => Some("2".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            resolve_index(None, empty_slurm).unwrap(),
+            IndexSource { name: "JOB_COMPLETION_INDEX".into(), index: 2 }
+        );
+        let all_empty = |_: &str| Some(String::new());
+        assert!(matches!(resolve_index(None, all_empty), Err(DistError::NoIndex)));
         for bad in ["", "x", "-1", "+2", "1.5", "99999999999999999999999"] {
             assert!(matches!(resolve_index(Some(bad), none), Err(DistError::BadIndex { .. })), "{bad:?}");
         }
