@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use perft::distributed::journal::this_build;
 use perft::distributed::plan::Plan;
-use perft::distributed::unit::UnitResult;
+use perft::distributed::unit::{ResultError, UnitResult};
 use perft::distributed::{Checksum, Count, Keys, UnitIndex};
 use serde_json::Value;
 
@@ -605,6 +605,49 @@ fn hand_edited_manifests_are_refused() {
     // The manifest's bytes changed, so the results are foreign now; the
     // plan itself is good again.
     assert_eq!(status(&merge(&dir, &[])), 3);
+}
+
+/// A result re-sealed with one count too few (only the count check can
+/// catch it), and unit 1's result copied under unit 3's name: both
+/// refused and named.
+#[test]
+fn short_and_misplaced_results_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 4, 2, 4, &[]);
+    run_all(&dir, 1);
+    let plan = Plan::open(&dir).unwrap();
+    let mut short = read_result(&dir, 0, 1);
+    assert_eq!(short.counts.len(), 100);
+    short.counts.pop();
+    short.total = Count(short.counts.iter().map(|c| c.0).sum());
+    short.seal();
+    write_result(&dir, 0, 1, &short);
+    std::fs::copy(result_path(&dir, 1, 1), result_path(&dir, 3, 1)).unwrap();
+    let load = |i: usize| {
+        UnitResult::load(&result_path(&dir, i as u32, 1), &plan, &plan.manifest.units[i], Keys::PRIMARY)
+    };
+    assert!(matches!(load(0), Err(ResultError::ShortCounts { counts: 99, positions: 100 })), "{:?}", load(0));
+    assert!(
+        matches!(load(3), Err(ResultError::WrongIndex { found: UnitIndex(1), expected: UnitIndex(3) })),
+        "{:?}",
+        load(3)
+    );
+    let output = merge(&dir, &[]);
+    let out = text(&output);
+    assert_eq!(status(&output), 3, "{out}");
+    assert!(out.contains("missing: 0,3\n"), "{out}");
+    assert!(
+        out.contains("invalid: unit 0 (keys 1): ")
+            && out.contains("it has 99 counts for the unit's 100 positions"),
+        "{out}"
+    );
+    assert!(
+        out.contains("invalid: unit 3 (keys 1): ")
+            && out.contains("foreign: it is the result of unit 1, not 3"),
+        "{out}"
+    );
+    assert!(!out.contains("Nodes searched"), "{out}");
 }
 
 #[test]
