@@ -27,6 +27,7 @@ fn perft() -> Command {
     for name in INDEX_VARIABLES {
         cmd.env_remove(name);
     }
+    cmd.env_remove("PERFT_INDEX_OFFSET");
     cmd
 }
 
@@ -274,6 +275,17 @@ fn unit_index_from_option_and_each_environment_variable() {
         .output()
         .unwrap();
     assert!(text(&output).contains("unit 4 (keys 1)"), "{}", text(&output));
+    // An offset added to the index, from PERFT_INDEX_OFFSET or
+    // --index-offset (Slurm arrays past MaxArraySize).
+    let output = perft()
+        .args(["unit", plan, "--hash", "1"])
+        .env("SLURM_ARRAY_TASK_ID", "1")
+        .env("PERFT_INDEX_OFFSET", "2")
+        .output()
+        .unwrap();
+    assert!(text(&output).contains("unit 3 (keys 1): already done"), "{}", text(&output));
+    let out = ok(&["unit", plan, "--index", "0", "--index-offset", "4", "--hash", "1"]);
+    assert!(out.contains("unit 4 (keys 1): already done"), "{out}");
     // A variable set but empty counts as unset: the next one is read.
     let output = perft()
         .args(["unit", plan, "--hash", "1"])
@@ -284,35 +296,43 @@ fn unit_index_from_option_and_each_environment_variable() {
     assert!(text(&output).contains("unit 2 (keys 1): already done"), "{}", text(&output));
     assert_eq!(divide_lines(&ok(&["merge", plan])).last().unwrap(), "Nodes searched: 197281");
     // No index, not a number, out of range: one clear error, status 2.
+    let none: &[(&str, &str)] = &[];
     for (args, env, needle) in [
-        (vec!["unit", plan], None, "no unit index: give --index"),
-        (vec!["unit", plan, "--index", "x"], None, "--index=\"x\" is not a unit index"),
+        (vec!["unit", plan], none, "no unit index: give --index"),
+        (vec!["unit", plan, "--index", "x"], none, "--index=\"x\" is not a unit index"),
         (
             vec!["unit", plan],
-            Some(("JOB_COMPLETION_INDEX", "-3")),
+            &[("JOB_COMPLETION_INDEX", "-3")],
             "JOB_COMPLETION_INDEX=\"-3\" is not a unit index",
         ),
         (
             vec!["unit", plan, "--index", "5"],
-            None,
+            none,
             "unit 5 (from --index) does not exist: the plan has 5 units, 0 to 4",
         ),
         (
             vec!["unit", plan],
-            Some(("AWS_BATCH_JOB_ARRAY_INDEX", "9")),
+            &[("AWS_BATCH_JOB_ARRAY_INDEX", "9")],
             "unit 9 (from AWS_BATCH_JOB_ARRAY_INDEX) does not exist",
         ),
         (
+            vec!["unit", plan],
+            &[("JOB_COMPLETION_INDEX", "2"), ("PERFT_INDEX_OFFSET", "3")],
+            "unit 5 (from JOB_COMPLETION_INDEX 2 + PERFT_INDEX_OFFSET 3) does not exist",
+        ),
+        (
+            vec!["unit", plan, "--index", "1", "--index-offset", "x"],
+            none,
+            "--index-offset=\"x\" is not a unit index",
+        ),
+        (
             vec!["unit", plan, "--index", "0", "--keys", "3"],
-            None,
+            none,
             "key set \"3\": there are key sets 1 and 2",
         ),
     ] {
         let mut cmd = perft();
-        cmd.args(&args);
-        if let Some((name, value)) = env {
-            cmd.env(name, value);
-        }
+        cmd.args(&args).envs(env.iter().copied());
         let output = cmd.output().unwrap();
         assert_eq!(status(&output), 2, "{args:?}: {}", text(&output));
         assert!(text(&output).contains(needle), "{args:?}: {}", text(&output));

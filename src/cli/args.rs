@@ -134,6 +134,8 @@ Exit status:
   130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (nothing written)";
 
 const UNIT_HELP: &str = "\
+The unit: --index, else the first of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX and
+AWS_BATCH_JOB_ARRAY_INDEX that is set and not empty; plus --index-offset (else PERFT_INDEX_OFFSET).
 A valid result already present ends the command at once (status 0). Each finished position is
 journaled in PLAN/results/unit-NNNNNN.kK.journal; after SIGTERM (preemption), a kill or a crash,
 the same command resumes from it.
@@ -187,6 +189,11 @@ pub struct UnitArgs {
     /// JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX].
     #[arg(long, value_name = "I", allow_hyphen_values = true)]
     pub index: Option<String>,
+    /// Added to the unit index, whatever its source [default: from
+    /// PERFT_INDEX_OFFSET, else 0]: job arrays whose own indexes must stay
+    /// small (Slurm's MaxArraySize) reach units past them.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub index_offset: Option<String>,
     /// Zobrist key set of the hash table: 1 or 2.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub keys: u8,

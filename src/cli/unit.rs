@@ -12,7 +12,8 @@ use super::{interrupted_status, output, EXIT_OK, INTERRUPTED};
 pub fn unit(args: UnitArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
     let keys = Keys::new(args.keys)?;
-    let index = resolve_index(args.index.as_deref(), |name| std::env::var(name).ok())?;
+    let index =
+        resolve_index(args.index.as_deref(), args.index_offset.as_deref(), |name| std::env::var(name).ok())?;
     if args.hash > 0 {
         output::check_memory(args.hash, args.hash)?;
     }

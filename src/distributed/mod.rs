@@ -45,6 +45,11 @@ pub const RESULTS_DIR: &str = "results";
 pub const INDEX_VARIABLES: [&str; 3] =
     ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"];
 
+/// The environment variable with an offset added to the unit index (when
+/// `perft unit` has no `--index-offset`): `submit.sh` sets it for each
+/// Slurm array of a plan cut into several arrays.
+pub const OFFSET_VARIABLE: &str = "PERFT_INDEX_OFFSET";
+
 /// A unit's number in its plan, from 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]

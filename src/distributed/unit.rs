@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::journal::{JournalId, UnitJournal};
 use super::plan::{Plan, UnitEntry};
-use super::{Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES};
+use super::{Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES, OFFSET_VARIABLE};
 use crate::board::Board;
 use crate::perft::{perft_with, with_threads, CountOptions, Mode, PerftTable};
 use crate::report::ToolInfo;
@@ -219,36 +219,59 @@ pub enum ResultError {
 /// Where a unit index came from and what it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IndexSource {
-    /// `--index` or the environment variable's name.
+    /// `--index` or the environment variable's name, with the offset's
+    /// when there is one (`SLURM_ARRAY_TASK_ID 3 + PERFT_INDEX_OFFSET 1000`).
     pub name: String,
-    /// The index.
+    /// The index (offset included).
     pub index: u64,
 }
 
 /// The unit index: `option` (from `--index`) if given, else the first of
 /// [`INDEX_VARIABLES`] that `env` has with a value: a variable that is set
-/// but empty (or only blanks) counts as unset, and the next is read.
+/// but empty (or only blanks) counts as unset, and the next is read. Then
+/// the offset is added: `offset` (from `--index-offset`) if given, else
+/// [`OFFSET_VARIABLE`] if `env` has it with a value, else none. The offset
+/// lets job arrays whose own indexes must stay small (Slurm's
+/// `MaxArraySize`) reach every unit.
 ///
 /// # Errors
-/// [`DistError::NoIndex`], or [`DistError::BadIndex`] for a value that is
-/// not a whole number.
+/// [`DistError::NoIndex`], or [`DistError::BadIndex`] for an index or
+/// offset that is not a whole number, or a sum past 2^64.
 pub fn resolve_index(
     option: Option<&str>,
+    offset: Option<&str>,
     env: impl Fn(&str) -> Option<String>,
 ) -> Result<IndexSource, DistError> {
+    let set = |name: &str| env(name).filter(|value| !value.trim().is_empty());
     let (name, value) = match option {
         Some(value) => ("--index".to_string(), value.to_string()),
         None => INDEX_VARIABLES
             .iter()
-            .find_map(|&name| {
-                env(name).filter(|value| !value.trim().is_empty()).map(|value| (name.to_string(), value))
-            })
+            .find_map(|&name| set(name).map(|value| (name.to_string(), value)))
             .ok_or(DistError::NoIndex)?,
     };
+    let index = parse_index(&name, &value)?;
+    let offset = match offset {
+        Some(value) => Some(("--index-offset".to_string(), value.to_string())),
+        None => set(OFFSET_VARIABLE).map(|value| (OFFSET_VARIABLE.to_string(), value)),
+    };
+    let Some((offset_name, offset_value)) = offset else {
+        return Ok(IndexSource { name, index });
+    };
+    let offset = parse_index(&offset_name, &offset_value)?;
+    let name = format!("{name} {index} + {offset_name} {offset}");
+    match index.checked_add(offset) {
+        Some(index) => Ok(IndexSource { name, index }),
+        None => Err(DistError::BadIndex { source_name: name, value: format!("{index} + {offset}") }),
+    }
+}
+
+/// A whole number from 0, blanks around it allowed.
+fn parse_index(name: &str, value: &str) -> Result<u64, DistError> {
     let trimmed = value.trim();
     match trimmed.parse::<u64>() {
-        Ok(index) if !trimmed.starts_with('+') => Ok(IndexSource { name, index }),
-        _ => Err(DistError::BadIndex { source_name: name, value }),
+        Ok(index) if !trimmed.starts_with('+') => Ok(index),
+        _ => Err(DistError::BadIndex { source_name: name.to_string(), value: value.to_string() }),
     }
 }
 
@@ -439,20 +462,23 @@ mod tests {
     #[test]
     fn index_sources() {
         let none = |_: &str| None;
-        assert_eq!(resolve_index(Some("7"), none).unwrap(), IndexSource { name: "--index".into(), index: 7 });
-        assert!(matches!(resolve_index(None, none), Err(DistError::NoIndex)));
+        assert_eq!(
+            resolve_index(Some("7"), None, none).unwrap(),
+            IndexSource { name: "--index".into(), index: 7 }
+        );
+        assert!(matches!(resolve_index(None, None, none), Err(DistError::NoIndex)));
         let aws = |name: &str| (name == "AWS_BATCH_JOB_ARRAY_INDEX").then(|| "3".to_string());
-        assert_eq!(resolve_index(None, aws).unwrap().name, "AWS_BATCH_JOB_ARRAY_INDEX");
+        assert_eq!(resolve_index(None, None, aws).unwrap().name, "AWS_BATCH_JOB_ARRAY_INDEX");
         let both = |name: &str| match name {
             "SLURM_ARRAY_TASK_ID" => Some("1".to_string()),
             "JOB_COMPLETION_INDEX" => Some("2".to_string()),
             _ => None,
         };
         assert_eq!(
-            resolve_index(None, both).unwrap(),
+            resolve_index(None, None, both).unwrap(),
             IndexSource { name: "SLURM_ARRAY_TASK_ID".into(), index: 1 }
         );
-        assert_eq!(resolve_index(Some("4"), both).unwrap().index, 4, "--index wins");
+        assert_eq!(resolve_index(Some("4"), None, both).unwrap().index, 4, "--index wins");
         // Set but empty: as if unset, the next variable is read.
         let empty_slurm = |name: &str| match name {
             "SLURM_ARRAY_TASK_ID" => Some(" ".to_string()),
@@ -460,13 +486,42 @@ mod tests {
             _ => None,
         };
         assert_eq!(
-            resolve_index(None, empty_slurm).unwrap(),
+            resolve_index(None, None, empty_slurm).unwrap(),
             IndexSource { name: "JOB_COMPLETION_INDEX".into(), index: 2 }
         );
         let all_empty = |_: &str| Some(String::new());
-        assert!(matches!(resolve_index(None, all_empty), Err(DistError::NoIndex)));
+        assert!(matches!(resolve_index(None, None, all_empty), Err(DistError::NoIndex)));
+        // An offset, from --index-offset or PERFT_INDEX_OFFSET (empty: none).
+        let slurm_offset = |name: &str| match name {
+            "SLURM_ARRAY_TASK_ID" => Some("3".to_string()),
+            "PERFT_INDEX_OFFSET" => Some("1000".to_string()),
+            _ => None,
+        };
+        assert_eq!(
+            resolve_index(None, None, slurm_offset).unwrap(),
+            IndexSource { name: "SLURM_ARRAY_TASK_ID 3 + PERFT_INDEX_OFFSET 1000".into(), index: 1003 }
+        );
+        assert_eq!(
+            resolve_index(Some("2"), Some("5"), slurm_offset).unwrap(),
+            IndexSource { name: "--index 2 + --index-offset 5".into(), index: 7 }
+        );
+        let empty_offset = |name: &str| (name == "PERFT_INDEX_OFFSET").then(String::new);
+        assert_eq!(resolve_index(Some("2"), None, empty_offset).unwrap().index, 2);
+        for (offset, needle) in
+            [("-1", "--index-offset"), ("x", "--index-offset"), ("18446744073709551615", "+")]
+        {
+            match resolve_index(Some("2"), Some(offset), none) {
+                Err(DistError::BadIndex { source_name, .. }) => {
+                    assert!(source_name.contains(needle), "{source_name}")
+                }
+                other => panic!("{offset}: {other:?}"),
+            }
+        }
         for bad in ["", "x", "-1", "+2", "1.5", "99999999999999999999999"] {
-            assert!(matches!(resolve_index(Some(bad), none), Err(DistError::BadIndex { .. })), "{bad:?}");
+            assert!(
+                matches!(resolve_index(Some(bad), None, none), Err(DistError::BadIndex { .. })),
+                "{bad:?}"
+            );
         }
     }
 }
