@@ -822,6 +822,89 @@ fn merge_refuses_sums_past_two_to_the_128() {
     assert!(!text(&output).contains("Nodes searched"), "{}", text(&output));
 }
 
+/// Runs scripts/slurm/submit.sh on `plan` with `args` against the fake
+/// Slurm of tests/fakes/slurm-fake.sh (its tasks run at once, in order),
+/// with `env` set; returns the output and the sbatch calls recorded.
+fn submit(plan: &Path, args: &[&str], env: &[(&str, &str)]) -> (Output, Vec<String>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = plan.parent().unwrap().join("fake-slurm-bin");
+    if !bin.exists() {
+        std::fs::create_dir(&bin).unwrap();
+        for name in ["sbatch", "scontrol"] {
+            std::os::unix::fs::symlink(root.join("tests/fakes/slurm-fake.sh"), bin.join(name)).unwrap();
+        }
+    }
+    let log = plan.parent().unwrap().join("sbatch.log");
+    let _ = std::fs::remove_file(&log);
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut cmd = std::process::Command::new("bash");
+    cmd.arg(root.join("scripts/slurm/submit.sh")).arg(plan).args(args);
+    for name in ["PERFT_MAX_ARRAY", "PERFT_INDEX_OFFSET", "FAKE_MAX_ARRAY_SIZE", "SLURM_CPUS_PER_TASK"] {
+        cmd.env_remove(name);
+    }
+    for name in INDEX_VARIABLES {
+        cmd.env_remove(name);
+    }
+    cmd.env("PATH", path).env("FAKE_SLURM_LOG", &log).env("PERFT_BIN", assert_cmd::cargo::cargo_bin("perft"));
+    let output = cmd.envs(env.iter().copied()).output().unwrap();
+    let calls = std::fs::read_to_string(&log).unwrap_or_default().lines().map(str::to_string).collect();
+    (output, calls)
+}
+
+/// submit.sh cuts the units into arrays whose indexes stay below the
+/// cluster's MaxArraySize (from scontrol, or PERFT_MAX_ARRAY), each with
+/// its PERFT_INDEX_OFFSET, and the merge job waits for every array.
+#[test]
+fn submit_sh_keeps_array_indexes_below_max_array_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 4, 2, 8, &[]);
+    let (output, calls) = submit(&dir, &["--hash", "1"], &[("FAKE_MAX_ARRAY_SIZE", "3")]);
+    assert!(output.status.success(), "{}", text(&output));
+    assert_eq!(calls.len(), 4, "{calls:#?}");
+    for (call, (offset, array)) in calls.iter().zip([("0", "0-2"), ("3", "0-2"), ("6", "0-1")]) {
+        assert!(call.starts_with(&format!("offset={offset} ")), "{call}");
+        assert!(call.contains(&format!(" --array={array} ")), "{call}");
+    }
+    assert!(calls[3].contains("--dependency=afterok:101:102:103 "), "{}", calls[3]);
+    assert!(
+        text(&output).contains("array job: 102 (units 3-5 of 8 as array 0-2 + offset 3"),
+        "{}",
+        text(&output)
+    );
+    assert!(ok(&["merge", dir.to_str().unwrap()]).contains("Nodes searched: 197281\n"));
+    // Lost results resubmitted by the list merge prints: one array per
+    // chunk they fall in.
+    for i in [4, 5, 7] {
+        std::fs::remove_file(result_path(&dir, i, 1)).unwrap();
+    }
+    let lost = text(&merge(&dir, &[]));
+    assert!(lost.contains("missing: 4-5,7\n"), "{lost}");
+    let (output, calls) = submit(&dir, &["--array", "4-5,7%2", "--hash", "1"], &[("PERFT_MAX_ARRAY", "3")]);
+    assert!(output.status.success(), "{}", text(&output));
+    assert_eq!(calls.len(), 3, "{calls:#?}");
+    assert!(calls[0].starts_with("offset=3 ") && calls[0].contains(" --array=1-2%2 "), "{}", calls[0]);
+    assert!(calls[1].starts_with("offset=6 ") && calls[1].contains(" --array=1%2 "), "{}", calls[1]);
+    assert!(calls[2].contains("--dependency=afterok:101:102 "), "{}", calls[2]);
+    assert!(ok(&["merge", dir.to_str().unwrap()]).contains("Nodes searched: 197281\n"));
+    // PERFT_MAX_ARRAY wins over scontrol; one array when the plan fits.
+    let (output, calls) =
+        submit(&dir, &["--hash", "1"], &[("PERFT_MAX_ARRAY", "1000"), ("FAKE_MAX_ARRAY_SIZE", "3")]);
+    assert!(output.status.success(), "{}", text(&output));
+    assert!(calls[0].starts_with("offset=0 ") && calls[0].contains(" --array=0-7 "), "{calls:#?}");
+    assert!(calls[1].contains("--dependency=afterok:101 "), "{calls:#?}");
+    // A unit past the plan, or a bad chunk size: refused before sbatch.
+    for (args, env, needle) in [
+        (vec!["--array", "3,8"], ("PERFT_MAX_ARRAY", "3"), "--array 8: the plan has 8 units, 0 to 7"),
+        (vec![], ("PERFT_MAX_ARRAY", "0"), "must be a whole number from 1"),
+    ] {
+        let (output, calls) = submit(&dir, &args, &[env]);
+        assert_eq!(status(&output), 2, "{}", text(&output));
+        assert!(text(&output).contains(needle), "{}", text(&output));
+        assert!(calls.is_empty(), "{calls:#?}");
+    }
+}
+
 #[test]
 fn a_preseeded_journal_is_trusted_and_its_damage_recounted() {
     let tmp = tempfile::tempdir().unwrap();

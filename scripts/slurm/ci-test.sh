@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # CI: perft split/unit/merge on a real single-node Slurm (started here, stopped at the end).
-# Splits the start position (depth 6, ply 3, 8 units), runs the units as a job array through
-# submit.sh, loses one result and resubmits just that index, runs the second key set, and
-# merges both key sets: the total must be perft(6) = 119060324 exactly. Builds nothing: uses
-# $PERFT_BIN, default target/release/perft. Needs root (apt-get, the daemons).
+# Splits the start position (depth 6, ply 3, 8 units), runs the units through submit.sh as
+# three job arrays (PERFT_MAX_ARRAY=3: indexes 0-2 with offsets 0, 3 and 6, as a plan larger
+# than MaxArraySize goes), loses one result and resubmits just that unit, runs the second key
+# set, and merges both key sets: the total must be perft(6) = 119060324 exactly. Builds
+# nothing: uses $PERFT_BIN, default target/release/perft. Needs root (apt-get, the daemons).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 here=$repo/scripts/slurm
@@ -33,32 +34,37 @@ plan=$work/plan
 "$PERFT_BIN" split --startpos --depth 6 --ply 3 --units 8 --out "$plan"
 
 # Waits (polling files: no accounting here) until every unit in LIST has a result under key
-# set K and the newest merge log of that key set is final, at most 120 s.
+# set K and the queue is empty (the merge job done too), at most 120 s. An squeue that fails
+# says nothing about the queue: it counts as "not yet", never as empty.
 wait_units() {
-    local keys=$1 list=$2 i missing
+    local keys=$1 list=$2 i missing queue
     for _ in $(seq 600); do
         missing=0
         for i in $list; do
             [ -s "$plan/results/unit-$(printf %06d "$i").k$keys.json" ] || missing=1
         done
-        if [ "$missing" = 0 ] && [ -z "$(squeue -h 2>/dev/null)" ]; then return 0; fi
+        if [ "$missing" = 0 ] && queue=$(squeue -h 2>"$work/squeue.err") && [ -z "$queue" ]; then
+            return 0
+        fi
         sleep 0.2
     done
     echo "timed out waiting for units $list (key set $keys); queue:" >&2
-    squeue >&2 || true
+    squeue >&2 || cat "$work/squeue.err" >&2
     return 1
 }
 
+export PERFT_MAX_ARRAY=3
 submit() { "$here/submit.sh" "$plan" --hash 16 --cpus-per-task=1 "$@"; }
 
-log "key set 1: every unit"
+log "key set 1: every unit, in arrays of at most $PERFT_MAX_ARRAY tasks"
 out=$(submit --keys 1)
 echo "$out"
-array=$(echo "$out" | sed -n 's/^array job: \([0-9]*\).*/\1/p')
+[ "$(echo "$out" | grep -c '^array job: ')" = 3 ] || { echo "expected 3 array jobs" >&2; exit 1; }
+merge_job=$(echo "$out" | sed -n 's/^merge job: \([0-9]*\).*/\1/p')
 wait_units 1 "$(seq 0 7)"
-grep -q "^Nodes searched: 119060324$" "$plan/logs/merge-$array.k1.out" \
-    || { echo "the merge job did not print the total" >&2; cat "$plan/logs/merge-$array.k1.out" >&2; exit 1; }
-log "merge job after the array: Nodes searched: 119060324"
+grep -q "^Nodes searched: 119060324$" "$plan/logs/merge-$merge_job.k1.out" \
+    || { echo "the merge job did not print the total" >&2; cat "$plan/logs/merge-$merge_job.k1.out" >&2; exit 1; }
+log "merge job after the 3 arrays: Nodes searched: 119060324"
 
 log "a lost result: unit 5 deleted, merge says so, resubmitted alone"
 rm "$plan/results/unit-000005.k1.json"
