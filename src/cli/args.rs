@@ -131,7 +131,10 @@ Exit status:
   0  plan written
   2  bad input or usage (depth, ply, units), a non-empty directory without --force, a ply too
      large for this machine's memory
-  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (nothing written)";
+  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (nothing written)
+
+With --force, the new plan is written beside the old one and swapped in at the end: a split
+that fails or is stopped leaves the old plan and its results as they were.";
 
 const UNIT_HELP: &str = "\
 The unit: --index, else the first of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX and

@@ -31,7 +31,7 @@ pub fn split(args: SplitArgs) -> Result<u8> {
     };
     let summary = match with_threads(threads, || plan::split(&request, &args.out))? {
         Err(DistError::Interrupted) => {
-            eprintln!("interrupted: no plan written");
+            eprintln!("interrupted: no plan written; {} is as it was", args.out.display());
             return Ok(interrupted_status());
         }
         other => other.with_context(|| format!("cannot split into {}", args.out.display()))?,

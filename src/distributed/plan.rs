@@ -38,7 +38,8 @@ pub struct SplitRequest<'a> {
     pub units: u32,
     /// The most unique positions one ply may hold in memory; more is refused.
     pub max_positions: u64,
-    /// Replace the plan files of a directory that has them.
+    /// Replace the plan files (manifest, units, results) of a directory
+    /// that has them, once the new plan is written; other files stay.
     pub force: bool,
     /// Raised to stop between positions.
     pub stop: Option<&'a AtomicBool>,
