@@ -97,12 +97,19 @@ impl UnitJournal {
                 } else {
                     let old = path.with_extension("journal.old");
                     std::fs::rename(path, &old).map_err(DistError::io(path))?;
-                    let why = match first.rsplit_once(" build ") {
-                        Some((identity, build)) if identity == id.identity() => format!(
+                    // Same unit, another build (or one from before builds were
+                    // written, which has none).
+                    let build = match first.strip_prefix(id.identity().as_str()) {
+                        Some("") => Some("unknown"),
+                        Some(rest) => rest.strip_prefix(" build "),
+                        None => None,
+                    };
+                    let why = match build {
+                        Some(build) => format!(
                             "was written by another build of perft ({build}; this is {}), whose counts are not reused",
                             this_build()
                         ),
-                        _ => "belongs to another plan, unit, key set or depth".to_string(),
+                        None => "belongs to another plan, unit, key set or depth".to_string(),
                     };
                     notes.push(format!(
                         "{} {why}; set aside as {} and starting afresh",
@@ -240,6 +247,15 @@ mod tests {
             journal.notes
         );
         assert!(path.with_extension("journal.old").exists());
+        journal.record(0, 100).unwrap();
+        drop(journal);
+        // A journal from before builds were written (no build at all).
+        let text =
+            std::fs::read_to_string(&path).unwrap().replacen(&format!(" build {}", this_build()), "", 1);
+        std::fs::write(&path, &text).unwrap();
+        let journal = UnitJournal::open(&path, &id, 10).unwrap();
+        assert!(journal.done.is_empty(), "{:?}", journal.done);
+        assert!(journal.notes[0].contains("another build of perft (unknown; this is"), "{:?}", journal.notes);
         journal.record(0, 100).unwrap();
         drop(journal);
         // Another key set: set aside, started afresh.
