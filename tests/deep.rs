@@ -284,7 +284,7 @@ fn foreign_journals_are_refused_and_damaged_records_recounted() {
     std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
     let (stdout, code) = resume(&["run", "4"], &journal);
     assert_eq!(code, Some(0), "{stdout}");
-    assert!(stdout.contains("skipped damaged line 10 (checksum does not match)"), "{stdout}");
+    assert!(stdout.contains("journal line 10: damaged record skipped (checksum does not match)"), "{stdout}");
     let (done, total) = resumed_subtrees(&stdout);
     assert_eq!(done + 1, total, "{stdout}");
     assert!(stdout.contains("Nodes searched: 197281"), "{stdout}");

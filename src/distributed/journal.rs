@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::{Checksum, DistError, Keys, UnitIndex, FORMAT};
+use crate::perft::journal::read_records;
 use crate::report::ToolInfo;
 
 /// What a unit journal belongs to.
@@ -88,12 +89,17 @@ impl UnitJournal {
         let header = id.header();
         let mut notes = Vec::new();
         let mut done = BTreeMap::new();
+        let mut kept: Vec<String> = Vec::new();
         match std::fs::read(path) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes);
                 let first = text.lines().next().map(str::trim_end).unwrap_or_default();
                 if first == header {
-                    done = read_records(&text, positions, &mut notes);
+                    let lines: Vec<&str> = text.split_inclusive('\n').skip(1).collect();
+                    let records = read_records(&lines, 2, "position", |line| read_record(line, positions));
+                    notes = records.notes;
+                    kept = records.kept.into_values().map(str::to_string).collect();
+                    done = records.done;
                 } else {
                     let old = path.with_extension("journal.old");
                     std::fs::rename(path, &old).map_err(DistError::io(path))?;
@@ -124,9 +130,9 @@ impl UnitJournal {
         // Rewrite it with the usable records only (atomically), so damage is
         // met once and appends start on a fresh line.
         let mut text = format!("{header}\n");
-        for (position, count) in &done {
-            let body = format!("{position} {count}");
-            text.push_str(&format!("{body} {}\n", check(&body)));
+        for line in &kept {
+            text.push_str(line);
+            text.push('\n');
         }
         crate::report::write_atomic(path, text.as_bytes()).map_err(DistError::io(path))?;
         let file = OpenOptions::new().append(true).open(path).map_err(DistError::io(path))?;
@@ -153,45 +159,20 @@ impl UnitJournal {
     }
 }
 
-/// The usable records of a journal's text (after its header).
-fn read_records(text: &str, positions: usize, notes: &mut Vec<String>) -> BTreeMap<usize, u128> {
-    let mut done: BTreeMap<usize, u128> = BTreeMap::new();
-    let mut conflicting = Vec::new();
-    for (i, raw) in text.split_inclusive('\n').enumerate().skip(1) {
-        let number = i + 1;
-        if !raw.ends_with('\n') {
-            notes.push(format!(
-                "journal line {number}: incomplete last record dropped; its position is counted again"
-            ));
-            break;
-        }
-        let parsed = raw.trim_end().rsplit_once(' ').filter(|(body, sum)| check(body) == *sum).and_then(
-            |(body, _)| {
-                let (position, count) = body.split_once(' ')?;
-                Some((position.parse::<usize>().ok()?, count.parse::<u128>().ok()?))
-            },
-        );
-        match parsed {
-            Some((position, count)) if position < positions => match done.get(&position) {
-                Some(&earlier) if earlier != count => {
-                    notes.push(format!(
-                        "journal line {number}: position {position} recorded twice with different counts \
-                         ({earlier} and {count}); it is counted again"
-                    ));
-                    conflicting.push(position);
-                }
-                _ => {
-                    done.insert(position, count);
-                }
-            },
-            _ => notes
-                .push(format!("journal line {number} is damaged; skipped, its position is counted again")),
-        }
+/// One record line (without its line ending) of a unit of `positions`
+/// positions: the position and its count, or why it cannot be trusted.
+fn read_record(line: &str, positions: usize) -> Result<(usize, u128), String> {
+    let (body, sum) = line.rsplit_once(' ').ok_or("no check")?;
+    if check(body) != sum {
+        return Err("check does not match".into());
     }
-    for position in conflicting {
-        done.remove(&position);
+    let (position, count) = body.split_once(' ').ok_or("no count")?;
+    let position: usize = position.parse().map_err(|_| "bad position")?;
+    let count: u128 = count.parse().map_err(|_| "bad count")?;
+    if position >= positions {
+        return Err(format!("no position {position} in this unit of {positions}"));
     }
-    done
+    Ok((position, count))
 }
 
 #[cfg(test)]

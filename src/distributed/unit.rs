@@ -3,17 +3,16 @@
 //! result written atomically to `results/unit-NNNNNN.kK.json`.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::journal::{JournalId, UnitJournal};
 use super::plan::{Plan, UnitEntry};
 use super::{Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES, OFFSET_VARIABLE};
 use crate::board::Board;
+use crate::perft::journal::count_resumable;
 use crate::perft::{perft_with, with_threads, CountOptions, Mode, PerftTable};
 use crate::report::ToolInfo;
 
@@ -422,37 +421,13 @@ fn count_positions(
     request: &UnitRequest,
 ) -> Result<Vec<Option<u128>>, DistError> {
     let search = CountOptions { mode: Mode::Bulk, table, stop: request.stop };
-    let failure: Mutex<Option<DistError>> = Mutex::new(None);
-    let failed = AtomicBool::new(false);
-    let counts: Vec<Option<u128>> = with_threads(request.threads, || {
-        (0..positions)
-            .into_par_iter()
-            .map(|i| {
-                if let Some(&n) = journal.done.get(&i) {
-                    return Some(n);
-                }
-                if failed.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let n = board_at(i).and_then(|board| {
-                    let n = perft_with(&board, depth, &search);
-                    n.map(|n| journal.record(i, n).map(|()| n)).transpose()
-                });
-                match n {
-                    Ok(n) => n,
-                    Err(e) => {
-                        failed.store(true, Ordering::Relaxed);
-                        failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
-                        None
-                    }
-                }
-            })
-            .collect()
-    })?;
-    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(error);
-    }
-    Ok(counts)
+    with_threads(request.threads, || {
+        count_resumable(positions, &journal.done, |i| {
+            let Some(n) = perft_with(&board_at(i)?, depth, &search) else { return Ok(None) };
+            journal.record(i, n)?;
+            Ok(Some(n))
+        })
+    })?
 }
 
 #[cfg(test)]

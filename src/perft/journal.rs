@@ -25,7 +25,6 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -62,6 +61,68 @@ fn read_record(line: &str, tasks: &[Vec<Move>], board: &Board) -> Result<(usize,
 /// FNV-1a, 64 bits: a checksum against torn or edited lines.
 fn fnv1a(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The usable records of a journal.
+pub(crate) struct Records<'t> {
+    /// Count by item (subtree or position).
+    pub(crate) done: BTreeMap<usize, u128>,
+    /// The line of each item kept, to rewrite the journal without the
+    /// records it cannot use.
+    pub(crate) kept: BTreeMap<usize, &'t str>,
+    /// One note per record dropped.
+    pub(crate) notes: Vec<String>,
+}
+
+/// Reads the records of a journal: `lines` (with their line endings) are
+/// numbered from `first_line`, and `parse` turns one (without its ending)
+/// into an item and its count, or says why it cannot be trusted. An
+/// unterminated last line (what a kill during a write leaves) and damaged
+/// records are dropped, and so are both records of an item recorded twice
+/// with different counts; each drop gets a note naming its line and the
+/// `item` word ("subtree", "position").
+pub(crate) fn read_records<'t>(
+    lines: &[&'t str],
+    first_line: usize,
+    item: &str,
+    parse: impl Fn(&str) -> Result<(usize, u128), String>,
+) -> Records<'t> {
+    let mut records = Records { done: BTreeMap::new(), kept: BTreeMap::new(), notes: Vec::new() };
+    let mut conflicting = Vec::new();
+    for (number, raw) in (first_line..).zip(lines) {
+        if !raw.ends_with('\n') {
+            records.notes.push(format!(
+                "journal line {number}: incomplete last record dropped (cut off when the run stopped); \
+                 its {item} is counted again"
+            ));
+            break;
+        }
+        let line = raw.trim_end();
+        match parse(line) {
+            Ok((index, count)) => match records.done.get(&index) {
+                Some(&earlier) if earlier != count => {
+                    records.notes.push(format!(
+                        "journal line {number}: {item} {index} recorded twice with different counts \
+                         ({earlier} and {count}); it is counted again"
+                    ));
+                    conflicting.push(index);
+                }
+                Some(_) => {}
+                None => {
+                    records.done.insert(index, count);
+                    records.kept.insert(index, line);
+                }
+            },
+            Err(reason) => records.notes.push(format!(
+                "journal line {number}: damaged record skipped ({reason}); its {item} is counted again"
+            )),
+        }
+    }
+    for index in conflicting {
+        records.done.remove(&index);
+        records.kept.remove(&index);
+    }
+    records
 }
 
 /// What a journal is about.
@@ -247,45 +308,10 @@ impl Journal {
                 .unwrap_or_else(|| "header differs".into());
             return Err(JournalError::Foreign { path: path.to_path_buf(), what });
         }
-        let mut done: BTreeMap<usize, u128> = BTreeMap::new();
-        // The line of each subtree's record, to rewrite the journal without
-        // the records it cannot use.
-        let mut kept: BTreeMap<usize, &str> = BTreeMap::new();
-        let mut conflicting = Vec::new();
-        let mut notes = Vec::new();
-        for (i, raw) in lines.iter().enumerate().skip(header_len) {
-            let number = i + 1;
-            if !raw.ends_with('\n') {
-                notes.push(format!(
-                    "dropped an incomplete last record (line {number}), cut off when the run stopped; \
-                     its subtree is counted again"
-                ));
-                break;
-            }
-            let line = raw.trim_end();
-            match read_record(line, tasks, board) {
-                Ok((index, count)) => match done.get(&index) {
-                    Some(&earlier) if earlier != count => {
-                        notes.push(format!(
-                            "line {number}: subtree {index} recorded twice with different counts \
-                             ({earlier} and {count}); it is counted again"
-                        ));
-                        conflicting.push(index);
-                    }
-                    Some(_) => {}
-                    None => {
-                        done.insert(index, count);
-                        kept.insert(index, line);
-                    }
-                },
-                Err(reason) => notes
-                    .push(format!("skipped damaged line {number} ({reason}); its subtree is counted again")),
-            }
-        }
-        for index in conflicting {
-            done.remove(&index);
-            kept.remove(&index);
-        }
+        let Records { done, kept, notes } =
+            read_records(&lines[header_len..], header_len + 1, "subtree", |line| {
+                read_record(line, tasks, board)
+            });
         if !notes.is_empty() {
             // Rewrite it with the usable records only (atomically), so the
             // next resume does not meet the same damage again.
@@ -329,6 +355,27 @@ impl Journal {
 /// short by the stop flag.
 pub type Divide = Vec<(Move, Option<u128>)>;
 
+/// Runs `count(i)` for every item `i` in `0..items` not already in `done`
+/// (whose counts are taken from there) on the current rayon pool. `count`
+/// gives `None` for an item cut short by a stop flag.
+///
+/// # Errors
+/// The first error `count` returned; items not yet started then are not
+/// started (their counts could not be kept).
+pub fn count_resumable<E: Send>(
+    items: usize,
+    done: &BTreeMap<usize, u128>,
+    count: impl Fn(usize) -> Result<Option<u128>, E> + Sync,
+) -> Result<Vec<Option<u128>>, E> {
+    (0..items)
+        .into_par_iter()
+        .map(|i| match done.get(&i) {
+            Some(&n) => Ok(Some(n)),
+            None => count(i),
+        })
+        .collect()
+}
+
 /// Counts `board` to `depth` subtree by subtree on the current rayon pool:
 /// `tasks` as [`plan_tasks`] makes them, those in `done` taken from there,
 /// each other one counted with `search` and recorded in `journal` as soon
@@ -345,34 +392,16 @@ pub fn count_journaled(
     journal: &Journal,
     done: &BTreeMap<usize, u128>,
 ) -> Result<Divide, JournalError> {
-    let failure: Mutex<Option<JournalError>> = Mutex::new(None);
-    let failed = AtomicBool::new(false);
-    let counts: Vec<Option<u128>> = tasks
-        .par_iter()
-        .enumerate()
-        .map(|(i, path)| {
-            if let Some(&n) = done.get(&i) {
-                return Some(n);
-            }
-            if failed.load(Ordering::Relaxed) {
-                return None;
-            }
-            let mut child = board.fork();
-            for &mv in path {
-                child.make(mv);
-            }
-            let n = perft_with(&child, depth - path.len() as u32, search)?;
-            if let Err(e) = journal.record(i, path, board.is_chess960(), n) {
-                failed.store(true, Ordering::Relaxed);
-                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
-                return None;
-            }
-            Some(n)
-        })
-        .collect();
-    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(error);
-    }
+    let counts = count_resumable(tasks.len(), done, |i| {
+        let path = &tasks[i];
+        let mut child = board.fork();
+        for &mv in path {
+            child.make(mv);
+        }
+        let Some(n) = perft_with(&child, depth - path.len() as u32, search) else { return Ok(None) };
+        journal.record(i, path, board.is_chess960(), n)?;
+        Ok(Some(n))
+    })?;
     // Subtrees are in root-move order: sum them per root move.
     let mut divide: Divide = Vec::new();
     for (path, n) in tasks.iter().zip(counts) {
@@ -388,6 +417,22 @@ pub fn count_journaled(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resumable_counts_take_done_items_and_stop_at_an_error() {
+        let done = BTreeMap::from([(1, 7u128), (3, 9)]);
+        let asked = Mutex::new(Vec::new());
+        let counts = count_resumable(5, &done, |i| -> Result<_, String> {
+            asked.lock().unwrap().push(i);
+            Ok((i != 4).then_some(i as u128 * 100))
+        });
+        assert_eq!(counts, Ok(vec![Some(0), Some(7), Some(200), Some(9), None]));
+        let mut asked = asked.into_inner().unwrap();
+        asked.sort_unstable();
+        assert_eq!(asked, [0, 2, 4]);
+        let failed = count_resumable(64, &BTreeMap::new(), |i| if i == 5 { Err(i) } else { Ok(Some(1)) });
+        assert_eq!(failed, Err(5));
+    }
 
     #[test]
     fn split_is_deterministic_and_covers_the_tree() {
