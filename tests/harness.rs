@@ -426,3 +426,16 @@ fn compare_reports_per_engine_totals() {
         .sum();
     assert_eq!(ours["nodes"].as_u64().unwrap(), timed);
 }
+
+#[test]
+fn compare_wants_a_name_before_the_command() {
+    // An `=` inside the command is not a name.
+    let output =
+        perft().args(["compare", "--no-json", "--engine", "uci:/bin/true --hash=16"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("expected NAME=SPEC"), "{stderr}");
+    let output = perft().args(["compare", "--no-json", "--engine", "perft=uci:/bin/true"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("already taken"), "{stderr}");
+}

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use perft::bisect::{bisect, BisectStep, Bisection};
 use perft::board::CastlingMode;
 use perft::check::{run_check, CheckEvent, CheckOptions, CheckOutcome, ExpectedFrom};
-use perft::engine::{Engine, EnginePosition, EngineSpec};
+use perft::engine::{split_name, Engine, EnginePosition, EngineSpec};
 use perft::perft::{with_threads, Mode};
 use perft::report::{CheckReport, CheckResult, CheckSummary, CheckedEngine, ReportHeader, SuiteSettings};
 use perft::suite::{SuiteOptions, SuitePlan};
@@ -24,17 +24,16 @@ const ERROR_OUTPUT_LINES: usize = 8;
 /// `[NAME=]SPEC` into a name and a spec; without a name, the program's file
 /// name.
 pub fn parse_engine(text: &str, patterns: &PatternArgs) -> Result<(String, EngineSpec)> {
-    let colon = text.find(':').unwrap_or(text.len());
-    let (name, spec) = match text[..colon].find('=') {
-        Some(eq) => (text[..eq].to_string(), &text[eq + 1..]),
-        None => (String::new(), text),
-    };
+    let (name, spec) = split_name(text);
     // The name a NAME=REGEX pattern may use: the given one, or the program's.
     let words = shlex::split(spec.split_once(':').map_or("", |(_, rest)| rest)).unwrap_or_default();
     let program = words
         .first()
         .map(|p| std::path::Path::new(p).file_name().map_or(p.clone(), |n| n.to_string_lossy().into_owned()));
-    let name = if name.is_empty() { program.unwrap_or_default() } else { name };
+    let name = match name {
+        Some(name) if !name.is_empty() => name.to_string(),
+        _ => program.unwrap_or_default(),
+    };
     let spec = EngineSpec::parse(spec, &output::answer_format(patterns, &name, &[name.as_str()]))?;
     Ok((name, spec))
 }

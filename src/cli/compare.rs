@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::bench::BenchPosition;
 use perft::compare::{run_compare, summarize, CompareEvent, Entrant};
-use perft::engine::{AnswerFormat, CommandEngine, EngineSpec};
+use perft::engine::{split_name, AnswerFormat, CommandEngine, EngineSpec};
 use perft::report::{
     CompareEngine, ComparePosition, CompareReport, CompareResult, EngineSummary, ReportHeader,
 };
@@ -43,8 +43,9 @@ fn entrants(args: &CompareArgs) -> Result<(Vec<Entrant>, Vec<&str>)> {
     let mut names: Vec<&str> = vec!["perft"];
     let mut specs = Vec::new();
     for item in &args.engines {
-        let (name, spec) =
-            item.split_once('=').with_context(|| format!("--engine {item:?}: expected NAME=SPEC"))?;
+        let (Some(name), spec) = split_name(item) else {
+            bail!("--engine {item:?}: expected NAME=SPEC");
+        };
         if name.is_empty() || names.contains(&name) {
             bail!("--engine {item:?}: the name {name:?} is empty or already taken (perft is this program)");
         }

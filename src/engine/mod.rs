@@ -21,7 +21,7 @@ use std::time::Duration;
 pub use answer::{AnswerFormat, PatternError, DEFAULT_TOTAL_PATTERN};
 pub use command::CommandEngine;
 pub use process::{kill_all, MAX_ANSWER_BYTES};
-pub use spec::{EngineSpec, Preset, Protocol, SpecError, PRESETS};
+pub use spec::{split_name, EngineSpec, Preset, Protocol, SpecError, PRESETS};
 pub use uci::UciEngine;
 
 /// A position to hand to an engine: a FEN and moves played from it.

@@ -69,6 +69,17 @@ pub struct SpecError {
     reason: String,
 }
 
+/// Splits `NAME=SPEC` into its name, if any, and its spec. The name ends at
+/// the first `=` before the first `:`, so an `=` inside the command
+/// (`uci:sf --hash=16`) is not taken for one.
+pub fn split_name(text: &str) -> (Option<&str>, &str) {
+    let colon = text.find(':').unwrap_or(text.len());
+    match text[..colon].split_once('=') {
+        Some((name, _)) => (Some(name), &text[name.len() + 1..]),
+        None => (None, text),
+    }
+}
+
 impl EngineSpec {
     /// Reads `uci:...`, `cmd:...`, `qperft:...` or `gigantua:...`;
     /// `format` overrides the total and divide patterns (a preset's total
@@ -172,5 +183,13 @@ mod tests {
         assert!(EngineSpec::parse("cmd:./x {depth}", &no_group).is_err());
         let unclosed = AnswerFormat { total: None, divide: Some("(unclosed".into()) };
         assert!(EngineSpec::parse("uci:./x", &unclosed).is_err());
+    }
+
+    #[test]
+    fn names_end_before_the_command() {
+        assert_eq!(split_name("sf=uci:stockfish"), (Some("sf"), "uci:stockfish"));
+        assert_eq!(split_name("uci:sf --hash=16"), (None, "uci:sf --hash=16"));
+        assert_eq!(split_name("a=b=uci:x"), (Some("a"), "b=uci:x"));
+        assert_eq!(split_name("=uci:x"), (Some(""), "uci:x"));
     }
 }
