@@ -151,7 +151,7 @@ pub fn run_bench(
                 nodes,
                 expected: position.expected,
                 ok: nodes == position.expected,
-                nodes_per_second: if seconds.median > 0.0 { nodes as f64 / seconds.median } else { 0.0 },
+                nodes_per_second: crate::report::nodes_per_second(nodes, seconds.median),
                 seconds,
                 samples,
             }

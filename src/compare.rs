@@ -254,7 +254,7 @@ pub fn summarize(engines: &[CompareEngine], results: &[CompareResult]) -> Vec<En
                 positions: timed.len(),
                 nodes,
                 seconds,
-                nodes_per_second: if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 },
+                nodes_per_second: crate::report::nodes_per_second(nodes, seconds),
                 geomean_ratio_to_ours: (!ratios.is_empty())
                     .then(|| (ratios.iter().map(|x| x.ln()).sum::<f64>() / ratios.len() as f64).exp()),
             }

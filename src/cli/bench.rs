@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::bench::{bench_positions, bench_set_version, run_bench, BenchPosition};
 use perft::perft::{with_threads, Mode};
-use perft::report::{BenchReport, BenchTotal, ReportHeader, Timings};
+use perft::report::{BenchReport, BenchTotal, ReportHeader};
 use perft::suite::parse_suite;
 
 use super::args::BenchArgs;
@@ -69,14 +69,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
         return Ok(interrupted_status());
     }
 
-    let total_nodes: u128 = entries.iter().map(|e| e.nodes).sum();
-    let sum = |f: fn(&Timings) -> f64| entries.iter().map(|e| f(&e.seconds)).sum::<f64>();
-    let seconds = Timings { min: sum(|s| s.min), median: sum(|s| s.median), max: sum(|s| s.max) };
-    let total = BenchTotal {
-        nodes: total_nodes,
-        seconds,
-        nodes_per_second: if seconds.median > 0.0 { total_nodes as f64 / seconds.median } else { 0.0 },
-    };
+    let total = BenchTotal::of(&entries);
 
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     let mut table = Table::new();

@@ -65,10 +65,7 @@ pub fn merge(args: MergeArgs) -> Result<u8> {
         )?;
     }
     if let Some(nodes) = outcome.nodes {
-        for (mv, n) in &outcome.divide {
-            writeln!(out, "{mv}: {n}")?;
-        }
-        writeln!(out, "\nNodes searched: {nodes}\n")?;
+        output::print_divide(&mut out, outcome.divide.iter().map(|(mv, n)| (mv, *n)), nodes)?;
         let key_text = match &outcome.keys[..] {
             [one] => format!("key set {one}"),
             many => format!(

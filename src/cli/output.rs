@@ -262,13 +262,22 @@ pub fn progress_bar(len: u64, template: &str, visible: bool) -> ProgressBar {
     bar
 }
 
+/// Prints a divide as Stockfish's `go perft` does: `move: count` lines, a
+/// blank line, `Nodes searched: N`, a blank line.
+pub fn print_divide(
+    out: &mut dyn Write,
+    divide: impl IntoIterator<Item = (impl std::fmt::Display, u128)>,
+    nodes: u128,
+) -> std::io::Result<()> {
+    for (mv, n) in divide {
+        writeln!(out, "{mv}: {n}")?;
+    }
+    writeln!(out, "\nNodes searched: {nodes}\n")
+}
+
 /// Millions of nodes per second.
 pub fn mnps(nodes: u128, seconds: f64) -> f64 {
-    if seconds > 0.0 {
-        nodes as f64 / seconds / 1e6
-    } else {
-        0.0
-    }
+    report::nodes_per_second(nodes, seconds) / 1e6
 }
 
 /// A hash table of `megabytes` MiB, refused with a clear message when the

@@ -9,7 +9,7 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
 use perft::perft::journal::{count_journaled, plan_tasks, Divide, Journal, JournalHeader};
 use perft::perft::{divide_with_progress, perft_stats, with_threads, CountOptions, KeySet, Mode};
-use perft::report::{DivideEntry, HashInfo, ReportHeader, RunReport};
+use perft::report::{nodes_per_second, DivideEntry, HashInfo, ReportHeader, RunReport};
 
 use super::args::RunArgs;
 use super::output::{self, ReportTarget};
@@ -139,7 +139,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     drop(table);
     let report = |nodes: u128, hash: Option<HashInfo>, interrupted: bool| RunReport {
         mode: mode.name().to_string(),
-        nodes_per_second: if seconds > 0.0 { (nodes - resumed.min(nodes)) as f64 / seconds } else { 0.0 },
+        nodes_per_second: nodes_per_second(nodes - resumed.min(nodes), seconds),
         divide: divide
             .iter()
             .filter_map(|&(mv, n)| Some(DivideEntry { mv: board.uci(mv), nodes: n? }))
@@ -183,21 +183,8 @@ pub fn run(args: RunArgs) -> Result<u8> {
     if args.quiet {
         writeln!(out, "{nodes}")?;
     } else {
-        for &(mv, n) in &divide {
-            writeln!(out, "{}: {}", board.uci(mv), n.unwrap_or(0))?;
-        }
-        writeln!(out, "\nNodes searched: {nodes}\n")?;
-        let hash_text = match &hash {
-            None => String::new(),
-            Some(h) => format!(
-                ", hash {} MB: {:.0}% full, {:.1}% of {} probes hit{}",
-                h.megabytes,
-                h.fill * 100.0,
-                if h.probes > 0 { h.hits as f64 * 100.0 / h.probes as f64 } else { 0.0 },
-                h.probes,
-                if h.verified == Some(true) { ", verified with a second key set" } else { "" }
-            ),
-        };
+        output::print_divide(&mut out, divide.iter().map(|&(mv, n)| (board.uci(mv), n.unwrap_or(0))), nodes)?;
+        let hash_text = hash.as_ref().map_or(String::new(), |h| format!(", {h}"));
         let resumed_text =
             if resumed > 0 { format!(", {resumed} nodes taken from the journal") } else { String::new() };
         writeln!(
@@ -277,7 +264,7 @@ fn run_stats(
             table.add_row(cells.map(|n| Cell::new(n).set_alignment(CellAlignment::Right)));
         }
         writeln!(out, "{table}")?;
-        writeln!(out, "\nNodes searched: {nodes}\n")?;
+        output::print_divide(out, std::iter::empty::<(&str, u128)>(), nodes)?;
         writeln!(
             out,
             "Time {seconds:.3} s, {:.1} Mnps ({made} nodes made at all depths, {threads} thread{}, depth {depth})",
@@ -289,7 +276,7 @@ fn run_stats(
     if let Some(target) = target {
         let report = RunReport {
             mode: "stats".into(),
-            nodes_per_second: if seconds > 0.0 { made as f64 / seconds } else { 0.0 },
+            nodes_per_second: nodes_per_second(made, seconds),
             stats,
             ..report_of(args, board, threads, nodes, seconds)
         };

@@ -185,14 +185,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
 
     let hash = hash_table.as_ref().map(|table| HashInfo::of(table, args.hash.unwrap_or(0)));
     if let Some(hash) = &hash {
-        writeln!(
-            out,
-            "hash {} MB: {:.0}% full, {:.1}% of {} probes hit",
-            hash.megabytes,
-            hash.fill * 100.0,
-            if hash.probes > 0 { hash.hits as f64 * 100.0 / hash.probes as f64 } else { 0.0 },
-            hash.probes
-        )?;
+        writeln!(out, "{hash}")?;
     }
     let code = exit_status(s.failed > 0, s.errors > 0, outcome.interrupted);
     if let Some(target) = target {

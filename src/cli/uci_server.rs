@@ -86,10 +86,7 @@ impl UciServer {
                 .collect()
         };
         let nodes: u128 = if depth == 0 { 1 } else { divide.iter().map(|&(_, n)| n).sum() };
-        for (mv, n) in divide {
-            writeln!(out, "{}: {n}", self.board.uci(mv))?;
-        }
-        writeln!(out, "\nNodes searched: {nodes}\n")
+        output::print_divide(out, divide.into_iter().map(|(mv, n)| (self.board.uci(mv), n)), nodes)
     }
 }
 

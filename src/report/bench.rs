@@ -49,6 +49,17 @@ pub struct BenchTotal {
     pub nodes_per_second: f64,
 }
 
+impl BenchTotal {
+    /// The totals of `entries`: their nodes, and their per-position times
+    /// summed.
+    pub fn of(entries: &[BenchEntry]) -> Self {
+        let nodes: u128 = entries.iter().map(|e| e.nodes).sum();
+        let sum = |f: fn(&Timings) -> f64| entries.iter().map(|e| f(&e.seconds)).sum::<f64>();
+        let seconds = Timings { min: sum(|s| s.min), median: sum(|s| s.median), max: sum(|s| s.max) };
+        BenchTotal { nodes, seconds, nodes_per_second: super::nodes_per_second(nodes, seconds.median) }
+    }
+}
+
 /// Report of `perft bench`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchReport {

@@ -78,6 +78,15 @@ macro_rules! impl_report {
 }
 impl_report!(RunReport, SuiteReport, BenchReport, CompareReport, CheckReport);
 
+/// `nodes / seconds`, or 0 when no time was measured.
+pub fn nodes_per_second(nodes: u128, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
 /// The kind of the report in JSON text (`run`, `suite`, `bench`, `compare`,
 /// `check`); for reports written before reports had kinds, inferred from
 /// their fields (`bench` or `suite`), else empty.
@@ -190,6 +199,19 @@ impl AnyReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rates_and_hash_lines() {
+        assert_eq!(nodes_per_second(300, 1.5), 200.0);
+        assert_eq!(nodes_per_second(300, 0.0), 0.0);
+        let mut hash =
+            HashInfo { megabytes: 16, entries: 1 << 20, fill: 0.25, probes: 8, hits: 2, verified: None };
+        assert_eq!(hash.hit_rate(), 0.25);
+        assert_eq!(hash.to_string(), "hash 16 MB: 25% full, 25.0% of 8 probes hit");
+        hash.verified = Some(true);
+        assert!(hash.to_string().ends_with("probes hit, verified with a second key set"));
+        assert_eq!(HashInfo { probes: 0, hits: 0, ..hash }.hit_rate(), 0.0);
+    }
 
     #[test]
     fn any_report_reads_each_kind_and_refuses_the_rest() {

@@ -39,6 +39,34 @@ impl HashInfo {
         let (probes, hits) = table.probes_and_hits();
         HashInfo { megabytes, entries: table.entries(), fill: table.fill(), probes, hits, verified: None }
     }
+
+    /// The fraction of probes that hit (0 without probes).
+    pub fn hit_rate(&self) -> f64 {
+        if self.probes > 0 {
+            self.hits as f64 / self.probes as f64
+        } else {
+            0.0
+        }
+    }
+}
+
+/// `hash 256 MB: 40% full, 53.3% of 22100000 probes hit`, and `, verified
+/// with a second key set` when it was.
+impl std::fmt::Display for HashInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "hash {} MB: {:.0}% full, {:.1}% of {} probes hit",
+            self.megabytes,
+            self.fill * 100.0,
+            self.hit_rate() * 100.0,
+            self.probes
+        )?;
+        if self.verified == Some(true) {
+            write!(f, ", verified with a second key set")?;
+        }
+        Ok(())
+    }
 }
 
 /// Report of `perft run`.

@@ -481,7 +481,7 @@ impl SuitePlan {
             skipped: self.skipped + not_run,
             nodes,
             seconds,
-            nodes_per_second: if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 },
+            nodes_per_second: crate::report::nodes_per_second(nodes, seconds),
         };
         let interrupted = interrupted();
         SuiteOutcome {
