@@ -120,7 +120,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
 
     if let Some(target) = target {
         let report = BenchReport {
-            header: ReportHeader::now("bench"),
+            header: ReportHeader::of::<BenchReport>(),
             bench_set: set_name,
             bench_set_version: version,
             threads: args.threads,

@@ -198,7 +198,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     let code = exit_status(summary.failed > 0, summary.errors > 0, outcome.interrupted);
     if let Some(target) = target {
         let report = CheckReport {
-            header: ReportHeader::now("check"),
+            header: ReportHeader::of::<CheckReport>(),
             engine: CheckedEngine { name: name.clone(), spec: spec.to_string() },
             settings: SuiteSettings {
                 max_depth: args.max_depth,

@@ -117,7 +117,7 @@ fn compare_report(
     interrupted: bool,
 ) -> CompareReport {
     CompareReport {
-        header: ReportHeader::now("compare"),
+        header: ReportHeader::of::<CompareReport>(),
         threads: args.threads,
         rounds: args.repeat,
         timeout_seconds: args.timeout,

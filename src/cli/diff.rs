@@ -6,62 +6,15 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-use perft::report::diff::{
-    check_settings, diff_bench, diff_compare, diff_suite, DiffOutcome, Incomparable, SpeedSettings,
-};
-use perft::report::{AnyReport, BenchReport, CompareReport, SuiteReport};
+use perft::report::diff::{diff_reports, DiffError, Side};
+use perft::report::AnyReport;
 
 use super::args::DiffArgs;
 use super::{EXIT_MISMATCH, EXIT_OK};
 
-/// The kinds of report `diff` compares.
-enum Report {
-    Bench(BenchReport),
-    Suite(SuiteReport),
-    Compare(CompareReport),
-}
-
-impl Report {
-    fn kind(&self) -> &'static str {
-        match self {
-            Report::Bench(_) => "bench",
-            Report::Suite(_) => "suite",
-            Report::Compare(_) => "compare",
-        }
-    }
-
-    /// What must match for speeds to compare.
-    fn settings(&self) -> SpeedSettings<'_> {
-        let (header, mode, threads) = match self {
-            Report::Bench(r) => (&r.header, r.mode.as_str(), r.threads),
-            Report::Suite(r) => (&r.header, r.mode.as_str(), r.threads),
-            Report::Compare(r) => (&r.header, "compare", r.threads),
-        };
-        SpeedSettings { machine: &header.machine, mode, threads }
-    }
-}
-
-fn read(path: &Path) -> Result<Report> {
+fn read(path: &Path) -> Result<AnyReport> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(match AnyReport::from_json(&text).with_context(|| format!("{}", path.display()))? {
-        AnyReport::Bench(r) => Report::Bench(r),
-        AnyReport::Suite(r) => Report::Suite(r),
-        AnyReport::Compare(r) => Report::Compare(r),
-        other => bail!(
-            "{}: a {:?} report; diff compares bench, suite or compare reports",
-            path.display(),
-            other.kind()
-        ),
-    })
-}
-
-/// Refuses `problem` unless forced; forced, it becomes a warning line.
-fn refuse_or_warn(problem: Result<(), Incomparable>, force: bool, out: &mut dyn Write) -> Result<()> {
-    match (problem, force) {
-        (Err(problem), false) => Err(problem.into()),
-        (Err(problem), true) => Ok(writeln!(out, "warning: {problem}")?),
-        (Ok(()), _) => Ok(()),
-    }
+    AnyReport::from_json(&text).with_context(|| format!("{}", path.display()))
 }
 
 pub fn diff(args: DiffArgs) -> Result<u8> {
@@ -70,17 +23,17 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
     }
     let old = read(&args.old)?;
     let new = read(&args.new)?;
-    if old.kind() != new.kind() {
-        bail!("one report is a {} report and the other a {} report", old.kind(), new.kind());
-    }
+    let outcome = diff_reports(&old, &new, args.threshold, args.force).map_err(|e| match &e {
+        DiffError::Unsupported { side, .. } => {
+            let path = if *side == Side::Old { &args.old } else { &args.new };
+            anyhow::anyhow!("{}: {e}", path.display())
+        }
+        _ => e.into(),
+    })?;
     let mut out = std::io::stdout().lock();
-    refuse_or_warn(check_settings(old.settings(), new.settings()), args.force, &mut out)?;
-    let outcome: DiffOutcome = match (&old, &new) {
-        (Report::Bench(old), Report::Bench(new)) => diff_bench(old, new, args.threshold, args.force)?,
-        (Report::Suite(old), Report::Suite(new)) => diff_suite(old, new, args.threshold, args.force)?,
-        (Report::Compare(old), Report::Compare(new)) => diff_compare(old, new, args.threshold),
-        _ => unreachable!("the kinds were compared above"),
-    };
+    for warning in &outcome.warnings {
+        writeln!(out, "warning: {warning}")?;
+    }
     for note in &outcome.notes {
         writeln!(out, "note: {note}")?;
     }
@@ -90,7 +43,7 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
     let mut table = Table::new();
     table.load_style(UTF8_FULL_CONDENSED);
     let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
-    let first = if matches!(old, Report::Compare(_)) { "engine: position" } else { "position" };
+    let first = if matches!(old, AnyReport::Compare(_)) { "engine: position" } else { "position" };
     table.set_header([first, "depth", "old Mnps", "new Mnps", "change", "verdict"]);
     for row in &outcome.rows {
         table.add_row([

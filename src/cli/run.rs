@@ -290,7 +290,7 @@ fn run_stats(
 /// speed, divide, hash and statistics.
 fn report_of(args: &RunArgs, board: &Board, threads: usize, nodes: u128, seconds: f64) -> RunReport {
     RunReport {
-        header: ReportHeader::now("run"),
+        header: ReportHeader::of::<RunReport>(),
         fen: board.fen(),
         start_fen: (!args.position.moves.is_empty())
             .then(|| args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string())),

@@ -190,7 +190,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     let code = exit_status(s.failed > 0, s.errors > 0, outcome.interrupted);
     if let Some(target) = target {
         let report = SuiteReport {
-            header: ReportHeader::now("suite"),
+            header: ReportHeader::of::<SuiteReport>(),
             threads,
             mode: mode.name().to_string(),
             settings: SuiteSettings {

@@ -3,7 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use super::{BenchReport, CompareReport, CompareResult, MachineInfo, SuiteReport, SuiteResult, Timings};
+use super::{
+    AnyReport, BenchReport, CompareReport, CompareResult, MachineInfo, SuiteReport, SuiteResult, Timings,
+};
 
 /// How a speed changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +78,9 @@ pub struct DiffOutcome {
     pub changed_counts: Vec<String>,
     /// What is in one report only, and similar remarks.
     pub notes: Vec<String>,
+    /// Differences that make the speeds incomparable, compared anyway
+    /// because forced.
+    pub warnings: Vec<Incomparable>,
 }
 
 impl DiffOutcome {
@@ -142,6 +147,82 @@ pub fn check_settings(old: SpeedSettings, new: SpeedSettings) -> Result<(), Inco
         return Err(incomparable("threads", old.threads, new.threads, SPEEDS));
     }
     Ok(())
+}
+
+/// Which of the two reports of a diff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The first, older report.
+    Old,
+    /// The second, newer report.
+    New,
+}
+
+/// Why two reports were not diffed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DiffError {
+    /// A kind `diff` does not compare (run, check).
+    #[error("a {kind:?} report; diff compares bench, suite or compare reports")]
+    Unsupported {
+        /// Which report.
+        side: Side,
+        /// Its kind.
+        kind: &'static str,
+    },
+    /// Reports of two kinds.
+    #[error("one report is a {old} report and the other a {new} report")]
+    KindsDiffer {
+        /// The old report's kind.
+        old: &'static str,
+        /// The new report's kind.
+        new: &'static str,
+    },
+    /// Not comparable, and not forced.
+    #[error(transparent)]
+    Incomparable(#[from] Incomparable),
+}
+
+/// What must match for `report`'s speeds to compare with another's.
+fn speed_settings(report: &AnyReport) -> Result<SpeedSettings<'_>, &'static str> {
+    let (header, mode, threads) = match report {
+        AnyReport::Bench(r) => (&r.header, r.mode.as_str(), r.threads),
+        AnyReport::Suite(r) => (&r.header, r.mode.as_str(), r.threads),
+        AnyReport::Compare(r) => (&r.header, "compare", r.threads),
+        other => return Err(other.kind()),
+    };
+    Ok(SpeedSettings { machine: &header.machine, mode, threads })
+}
+
+/// Two reports of one kind (bench, suite or compare): their count changes
+/// and speed changes. Differences that make the speeds incomparable (machine,
+/// mode, threads, bench set, suite checks) refuse the diff unless `force`.
+///
+/// # Errors
+/// [`DiffError`]: a kind diff does not compare, two kinds, or reports that
+/// are not comparable and not forced.
+pub fn diff_reports(
+    old: &AnyReport,
+    new: &AnyReport,
+    threshold: f64,
+    force: bool,
+) -> Result<DiffOutcome, DiffError> {
+    let old_settings =
+        speed_settings(old).map_err(|kind| DiffError::Unsupported { side: Side::Old, kind })?;
+    let new_settings =
+        speed_settings(new).map_err(|kind| DiffError::Unsupported { side: Side::New, kind })?;
+    let settings = check_settings(old_settings, new_settings);
+    let mut outcome = match (old, new) {
+        (AnyReport::Bench(old), AnyReport::Bench(new)) => diff_bench(old, new, threshold, force)?,
+        (AnyReport::Suite(old), AnyReport::Suite(new)) => diff_suite(old, new, threshold, force)?,
+        (AnyReport::Compare(old), AnyReport::Compare(new)) => diff_compare(old, new, threshold),
+        _ => return Err(DiffError::KindsDiffer { old: old.kind(), new: new.kind() }),
+    };
+    match settings {
+        Err(problem) if !force => return Err(problem.into()),
+        Err(problem) => outcome.warnings.push(problem),
+        Ok(()) => {}
+    }
+    Ok(outcome)
 }
 
 /// Two bench reports, position by position and in total.
@@ -395,5 +476,39 @@ mod tests {
         let outcome = diff_compare(&good, &moved, 5.0);
         assert!(outcome.changed_counts.is_empty());
         assert_eq!(outcome.notes.len(), 2, "{outcome:?}");
+    }
+
+    #[test]
+    fn reports_of_other_kinds_or_settings_are_refused_unless_forced() {
+        let good = compare_report(vec![result(Some(8902), true)]);
+        let mut other_threads = good.clone();
+        other_threads.threads = 2;
+        let (old, new) = (AnyReport::Compare(good.clone()), AnyReport::Compare(other_threads));
+        let refused = diff_reports(&old, &new, 5.0, false).unwrap_err();
+        assert!(matches!(&refused, DiffError::Incomparable(i) if i.what == "threads"), "{refused:?}");
+        let forced = diff_reports(&old, &new, 5.0, true).unwrap();
+        assert_eq!(forced.warnings.len(), 1);
+        assert!(diff_reports(&old, &old, 5.0, false).unwrap().warnings.is_empty());
+        let run = AnyReport::Run(super::super::tests::sample_run());
+        assert_eq!(
+            diff_reports(&old, &run, 5.0, true),
+            Err(DiffError::Unsupported { side: Side::New, kind: "run" })
+        );
+        let bench = AnyReport::Bench(BenchReport {
+            header: good.header.clone(),
+            bench_set: String::new(),
+            bench_set_version: String::new(),
+            threads: 1,
+            mode: "compare".into(),
+            repeat: 1,
+            warmup: String::new(),
+            positions: Vec::new(),
+            total: Default::default(),
+            interrupted: false,
+        });
+        assert_eq!(
+            diff_reports(&old, &bench, 5.0, true),
+            Err(DiffError::KindsDiffer { old: "compare", new: "bench" })
+        );
     }
 }

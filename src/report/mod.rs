@@ -49,6 +49,12 @@ pub struct ReportHeader {
 }
 
 impl ReportHeader {
+    /// The header of a report of type `R` written now, by this program,
+    /// here.
+    pub fn of<R: Report>() -> Self {
+        Self::now(R::KIND)
+    }
+
     /// The header of a `kind` report written now, by this program, here.
     pub fn now(kind: &str) -> Self {
         ReportHeader {
@@ -63,20 +69,24 @@ impl ReportHeader {
 /// A report type: a serde struct whose [`ReportHeader`] is flattened when
 /// written and skipped when read (see [`from_json`]).
 pub trait Report: Serialize + DeserializeOwned {
+    /// The `kind` its header carries: `run`, `suite`, `bench`, `compare`
+    /// or `check`.
+    const KIND: &'static str;
     /// The report's header.
     fn header_mut(&mut self) -> &mut ReportHeader;
 }
 
 macro_rules! impl_report {
-    ($($report:ty),*) => {$(
+    ($($report:ty => $kind:literal),*) => {$(
         impl Report for $report {
+            const KIND: &'static str = $kind;
             fn header_mut(&mut self) -> &mut ReportHeader {
                 &mut self.header
             }
         }
     )*};
 }
-impl_report!(RunReport, SuiteReport, BenchReport, CompareReport, CheckReport);
+impl_report!(RunReport => "run", SuiteReport => "suite", BenchReport => "bench", CompareReport => "compare", CheckReport => "check");
 
 /// `nodes / seconds`, or 0 when no time was measured.
 pub fn nodes_per_second(nodes: u128, seconds: f64) -> f64 {
@@ -170,16 +180,16 @@ impl AnyReport {
     /// [`ReadReportError`] if `text` is not JSON, of no known kind, or not
     /// a valid report of its kind.
     pub fn from_json(text: &str) -> Result<Self, ReadReportError> {
-        fn read<R: Report>(text: &str, kind: &'static str) -> Result<R, ReadReportError> {
-            from_json(text).map_err(|source| ReadReportError::Malformed { kind, source })
+        fn read<R: Report>(text: &str) -> Result<R, ReadReportError> {
+            from_json(text).map_err(|source| ReadReportError::Malformed { kind: R::KIND, source })
         }
         let kind = report_kind(text).map_err(ReadReportError::NotJson)?;
         Ok(match kind.as_str() {
-            "run" => AnyReport::Run(read(text, "run")?),
-            "suite" => AnyReport::Suite(read(text, "suite")?),
-            "bench" => AnyReport::Bench(read(text, "bench")?),
-            "compare" => AnyReport::Compare(read(text, "compare")?),
-            "check" => AnyReport::Check(read(text, "check")?),
+            RunReport::KIND => AnyReport::Run(read(text)?),
+            SuiteReport::KIND => AnyReport::Suite(read(text)?),
+            BenchReport::KIND => AnyReport::Bench(read(text)?),
+            CompareReport::KIND => AnyReport::Compare(read(text)?),
+            CheckReport::KIND => AnyReport::Check(read(text)?),
             _ => return Err(ReadReportError::UnknownKind(kind)),
         })
     }
@@ -187,11 +197,11 @@ impl AnyReport {
     /// `run`, `suite`, `bench`, `compare` or `check`.
     pub fn kind(&self) -> &'static str {
         match self {
-            AnyReport::Run(_) => "run",
-            AnyReport::Suite(_) => "suite",
-            AnyReport::Bench(_) => "bench",
-            AnyReport::Compare(_) => "compare",
-            AnyReport::Check(_) => "check",
+            AnyReport::Run(_) => RunReport::KIND,
+            AnyReport::Suite(_) => SuiteReport::KIND,
+            AnyReport::Bench(_) => BenchReport::KIND,
+            AnyReport::Compare(_) => CompareReport::KIND,
+            AnyReport::Check(_) => CheckReport::KIND,
         }
     }
 }
@@ -213,10 +223,10 @@ mod tests {
         assert_eq!(HashInfo { probes: 0, hits: 0, ..hash }.hit_rate(), 0.0);
     }
 
-    #[test]
-    fn any_report_reads_each_kind_and_refuses_the_rest() {
-        let mut run = RunReport {
-            header: ReportHeader::now("run"),
+    /// A run report with a count past 2^64.
+    pub(super) fn sample_run() -> RunReport {
+        RunReport {
+            header: ReportHeader::of::<RunReport>(),
             fen: crate::board::STARTPOS_FEN.to_string(),
             start_fen: None,
             moves: Vec::new(),
@@ -231,7 +241,12 @@ mod tests {
             hash: None,
             stats: Vec::new(),
             interrupted: false,
-        };
+        }
+    }
+
+    #[test]
+    fn any_report_reads_each_kind_and_refuses_the_rest() {
+        let mut run = sample_run();
         let text = serde_json::to_string(&run).unwrap();
         let read = AnyReport::from_json(&text).unwrap();
         assert_eq!(read.kind(), "run");
