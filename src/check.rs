@@ -107,7 +107,7 @@ impl CheckOutcome {
 
 /// Wrong counts per tag of the position they were bisected to (each
 /// bisection counted once, however many depths of its position failed).
-pub fn failures_by_tag(results: &[CheckResult]) -> BTreeMap<String, usize> {
+fn failures_by_tag(results: &[CheckResult]) -> BTreeMap<String, usize> {
     let mut by_tag: BTreeMap<String, usize> = BTreeMap::new();
     for bisection in
         results.iter().filter(|r| !r.ok && r.error.is_none()).filter_map(|r| r.bisection.as_ref())

@@ -116,19 +116,17 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     let target = ReportTarget::resolve(args.json.as_deref(), "check", !args.no_json)?;
     // Presets of programs that cannot read Chess960 skip those positions.
     let no_chess960 = spec.chess960 == Some(false);
-    let plan = SuitePlan::new(
-        suite_files(&args.files),
-        SuiteOptions {
-            castling: CastlingMode::from_chess960(args.chess960),
-            relaxed: args.relaxed,
-            max_depth: args.max_depth,
-            max_nodes: args.max_nodes,
-            fail_fast: args.fail_fast,
-            mode: Mode::Bulk,
-            extra_depth: args.depth,
-            skip_chess960: args.skip_chess960 || no_chess960,
-        },
-    );
+    let options = SuiteOptions {
+        castling: CastlingMode::from_chess960(args.chess960),
+        relaxed: args.relaxed,
+        max_depth: args.max_depth,
+        max_nodes: args.max_nodes,
+        fail_fast: args.fail_fast,
+        mode: Mode::Bulk,
+        extra_depth: args.depth,
+        skip_chess960: args.skip_chess960 || no_chess960,
+    };
+    let plan = SuitePlan::new(suite_files(&args.files), options);
     // Our counts (references, bisections) run on the global pool, from
     // every engine job's thread.
     let _ = perft::perft::pool_builder(threads).build_global();
@@ -181,33 +179,24 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     );
     bar.finish_and_clear();
 
+    let (summary, errors) = outcome.summary(&plan, &name, start.elapsed().as_secs_f64());
     print_failures(&mut out, &outcome.results, &name)?;
     print_engine_errors(&mut out, &outcome)?;
-    output::print_suite_errors(&mut out, plan.errors(), target.is_some())?;
+    // The plan's unusable lines, then the engine given up, if it was.
+    output::print_suite_errors(&mut out, &errors, target.is_some())?;
     for warning in plan.warnings() {
         writeln!(out, "note: {}: {}", output::location(&warning.file, warning.line), warning.message)?;
     }
     if let Some(reason) = &outcome.unsupported_reason {
         writeln!(out, "note: {name} cannot count {reason}: {} checks skipped", outcome.unsupported)?;
     }
-    if let Some(abandoned) = &outcome.abandoned {
-        writeln!(out, "ERROR {name} {abandoned}")?;
-    }
-    let (summary, errors) = outcome.summary(&plan, &name, start.elapsed().as_secs_f64());
     print_summary(&mut out, &name, &summary, outcome.interrupted)?;
     let code = exit_status(summary.failed > 0, summary.errors > 0, outcome.interrupted);
     if let Some(target) = target {
         let report = CheckReport {
             header: ReportHeader::of::<CheckReport>(),
             engine: CheckedEngine { name: name.clone(), spec: spec.to_string() },
-            settings: SuiteSettings {
-                max_depth: args.max_depth,
-                max_nodes: args.max_nodes,
-                relaxed: args.relaxed,
-                chess960: args.chess960,
-                fail_fast: args.fail_fast,
-                skip_chess960: args.skip_chess960 || no_chess960,
-            },
+            settings: SuiteSettings::from(&options),
             results: outcome.results,
             errors,
             summary,

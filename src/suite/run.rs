@@ -82,6 +82,21 @@ pub struct SuiteOptions {
     pub extra_depth: Option<u32>,
 }
 
+/// The options a report records (the mode and the extra depth are
+/// recorded elsewhere).
+impl From<&SuiteOptions> for crate::report::SuiteSettings {
+    fn from(options: &SuiteOptions) -> Self {
+        crate::report::SuiteSettings {
+            max_depth: options.max_depth,
+            max_nodes: options.max_nodes,
+            relaxed: options.relaxed,
+            chess960: options.castling == CastlingMode::Chess960,
+            fail_fast: options.fail_fast,
+            skip_chess960: options.skip_chess960,
+        }
+    }
+}
+
 /// A suite file to run, by the name reports use for it.
 #[derive(Clone, Debug)]
 pub struct SuiteFile {
