@@ -73,9 +73,18 @@ fn print_interrupted(
     Ok(())
 }
 
-/// Counts again with the second key set: `None` if interrupted, else
-/// whether every root move agrees with `divide` (`Err` holds the second
-/// total when not).
+/// What counting again with the second key set found.
+enum Verification {
+    /// Every root move's count agrees.
+    Agrees,
+    /// Some root move's count differs; the second run's total.
+    Differs(u128),
+    /// Stopped before the end.
+    Interrupted,
+}
+
+/// Counts again with the second key set and compares with `divide`, root
+/// move by root move.
 fn verify_hash(
     board: &Board,
     depth: u32,
@@ -83,18 +92,17 @@ fn verify_hash(
     args: &RunArgs,
     threads: usize,
     divide: &Divide,
-) -> Result<Option<Result<(), u128>>> {
+) -> Result<Verification> {
     let second = output::hash_table(args.hash.unwrap_or(1), KeySet::Secondary)?;
     let search = CountOptions { mode, table: Some(&second), stop: Some(&INTERRUPTED) };
     let again = with_threads(threads, || divide_with_progress(board, depth, &search, &|_, _| {}))?;
-    if again.iter().any(|(_, n)| n.is_none()) {
-        return Ok(None);
-    }
-    if again.iter().zip(divide).all(|(a, b)| a.0 == b.0 && a.1 == b.1) {
-        Ok(Some(Ok(())))
+    Ok(if again.iter().any(|(_, n)| n.is_none()) {
+        Verification::Interrupted
+    } else if again == *divide {
+        Verification::Agrees
     } else {
-        Ok(Some(Err(again.iter().filter_map(|&(_, n)| n).sum())))
-    }
+        Verification::Differs(again.iter().filter_map(|&(_, n)| n).sum())
+    })
 }
 
 pub fn run(args: RunArgs) -> Result<u8> {
@@ -138,7 +146,6 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let mut hash = table.as_ref().map(|table| HashInfo::of(table, args.hash.unwrap_or(0)));
     drop(table);
     let report = |nodes: u128, hash: Option<HashInfo>, interrupted: bool| RunReport {
-        mode: mode.name().to_string(),
         nodes_per_second: nodes_per_second(nodes - resumed.min(nodes), seconds),
         divide: divide
             .iter()
@@ -146,7 +153,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
             .collect(),
         hash,
         interrupted,
-        ..report_of(&args, &board, threads, nodes, seconds)
+        ..report_of(&args, &board, mode.name(), threads, nodes, seconds)
     };
 
     if !finished {
@@ -159,7 +166,8 @@ pub fn run(args: RunArgs) -> Result<u8> {
     }
 
     if args.verify_hash {
-        let Some(agree) = verify_hash(&board, depth, mode, &args, threads, &divide)? else {
+        let verification = verify_hash(&board, depth, mode, &args, threads, &divide)?;
+        if let Verification::Interrupted = verification {
             writeln!(
                 out,
                 "interrupted during --verify-hash; the first run's total was {nodes} (not verified)"
@@ -168,11 +176,11 @@ pub fn run(args: RunArgs) -> Result<u8> {
                 target.write(&report(nodes, hash, true), &mut out)?;
             }
             return Ok(interrupted_status());
-        };
-        if let Some(hash) = hash.as_mut() {
-            hash.verified = Some(agree.is_ok());
         }
-        if let Err(other) = agree {
+        if let Some(hash) = hash.as_mut() {
+            hash.verified = Some(matches!(verification, Verification::Agrees));
+        }
+        if let Verification::Differs(other) = verification {
             bail!(
                 "--verify-hash: the second key set gives {other} nodes, the first {nodes}: a hash collision \
                  corrupted one of the runs; rerun without --hash for the exact count"
@@ -219,11 +227,8 @@ fn run_stats(
         writeln!(out, "interrupted after {seconds:.1} s; statistics are only complete at the end")?;
         if let Some(target) = target {
             // Nothing finished: the report only says the run was stopped.
-            let report = RunReport {
-                mode: "stats".into(),
-                interrupted: true,
-                ..report_of(args, board, threads, 0, seconds)
-            };
+            let report =
+                RunReport { interrupted: true, ..report_of(args, board, "stats", threads, 0, seconds) };
             target.write(&report, out)?;
         }
         return Ok(interrupted_status());
@@ -275,10 +280,9 @@ fn run_stats(
     out.flush()?;
     if let Some(target) = target {
         let report = RunReport {
-            mode: "stats".into(),
             nodes_per_second: nodes_per_second(made, seconds),
             stats,
-            ..report_of(args, board, threads, nodes, seconds)
+            ..report_of(args, board, "stats", threads, nodes, seconds)
         };
         let mut sink = std::io::sink();
         target.write(&report, if args.quiet { &mut sink } else { out })?;
@@ -286,9 +290,16 @@ fn run_stats(
     Ok(EXIT_OK)
 }
 
-/// A run report with the facts every run has; the caller fills in the mode,
-/// speed, divide, hash and statistics.
-fn report_of(args: &RunArgs, board: &Board, threads: usize, nodes: u128, seconds: f64) -> RunReport {
+/// A run report with the facts every run has (the speed over all `nodes`);
+/// the caller fills in the divide, hash and statistics.
+fn report_of(
+    args: &RunArgs,
+    board: &Board,
+    mode: &str,
+    threads: usize,
+    nodes: u128,
+    seconds: f64,
+) -> RunReport {
     RunReport {
         header: ReportHeader::of::<RunReport>(),
         fen: board.fen(),
@@ -297,11 +308,11 @@ fn report_of(args: &RunArgs, board: &Board, threads: usize, nodes: u128, seconds
         moves: args.position.moves.clone(),
         chess960: board.is_chess960(),
         depth: args.depth,
-        mode: String::new(),
+        mode: mode.to_string(),
         threads,
         nodes,
         seconds,
-        nodes_per_second: 0.0,
+        nodes_per_second: nodes_per_second(nodes, seconds),
         divide: Vec::new(),
         hash: None,
         stats: Vec::new(),
