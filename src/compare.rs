@@ -63,12 +63,40 @@ pub fn run_compare(
     stop: Option<&AtomicBool>,
     progress: &dyn Fn(CompareEvent),
 ) -> (Vec<CompareEngine>, Vec<CompareResult>) {
-    let mut engines = start_up(entrants, timeout, progress);
-    // Only start-up errors so far: those that have none race.
-    let started: Vec<bool> = engines.iter().map(|e| e.errors.is_empty()).collect();
-    let cells = race(entrants, &mut engines, &started, positions, rounds, timeout, stop, progress);
-    let results = judge(&engines, &started, positions, &cells);
-    (engines, results)
+    let mut racers: Vec<Racer> = entrants
+        .iter_mut()
+        .map(|entrant| {
+            let report = start_up(entrant, timeout, progress);
+            // Only start-up errors so far: those that have none race.
+            Racer {
+                started: report.errors.is_empty(),
+                cells: vec![Cell::default(); positions.len()],
+                report,
+                entrant,
+            }
+        })
+        .collect();
+    race(&mut racers, positions, &RaceRules { rounds, timeout, stop }, progress);
+    let results = judge(&racers, positions);
+    (racers.into_iter().map(|racer| racer.report).collect(), results)
+}
+
+/// One engine through a comparison.
+struct Racer<'a> {
+    entrant: &'a mut Entrant,
+    /// What the report says of it; errors are added as they happen.
+    report: CompareEngine,
+    /// It counted the start position at start-up.
+    started: bool,
+    /// What it did on each position.
+    cells: Vec<Cell>,
+}
+
+/// How the rounds are run.
+struct RaceRules<'a> {
+    rounds: usize,
+    timeout: Duration,
+    stop: Option<&'a AtomicBool>,
 }
 
 /// What one engine did on one position over the rounds.
@@ -84,76 +112,59 @@ struct Cell {
     unsupported: bool,
 }
 
-/// Each engine's start-up time (the median of [`STARTUP_RUNS`] depth-1
+/// The engine's start-up time (the median of [`STARTUP_RUNS`] depth-1
 /// counts of the start position), or why it failed to start.
-fn start_up(
-    entrants: &mut [Entrant],
-    timeout: Duration,
-    progress: &dyn Fn(CompareEvent),
-) -> Vec<CompareEngine> {
+fn start_up(entrant: &mut Entrant, timeout: Duration, progress: &dyn Fn(CompareEvent)) -> CompareEngine {
     let startpos = EnginePosition::new(STARTPOS_FEN, false);
-    let mut engines: Vec<CompareEngine> = Vec::new();
-    for entrant in entrants.iter_mut() {
-        let mut times = Vec::new();
-        let mut error = None;
-        for _ in 0..STARTUP_RUNS {
-            match entrant.engine.perft(&startpos, 1, timeout) {
-                Ok(run) if run.nodes == 20 => times.push(run.seconds),
-                Ok(run) => {
-                    error = Some(format!("counts {} moves in the start position, not 20", run.nodes));
-                    break;
-                }
-                Err(e) => {
-                    error = Some(e.to_string());
-                    break;
-                }
+    let mut times = Vec::new();
+    let mut error = None;
+    for _ in 0..STARTUP_RUNS {
+        match entrant.engine.perft(&startpos, 1, timeout) {
+            Ok(run) if run.nodes == 20 => times.push(run.seconds),
+            Ok(run) => {
+                error = Some(format!("counts {} moves in the start position, not 20", run.nodes));
+                break;
+            }
+            Err(e) => {
+                error = Some(e.to_string());
+                break;
             }
         }
-        let startup = stats(&times).median;
-        let name = entrant.engine.name().to_string();
-        progress(CompareEvent::Startup { engine: &name, result: error.clone().map_or(Ok(startup), Err) });
-        engines.push(CompareEngine {
-            name,
-            spec: entrant.spec.clone(),
-            startup_seconds: startup,
-            errors: error.map(|e| format!("failed to start: {e}")).into_iter().collect(),
-        });
     }
-    engines
+    let startup = stats(&times).median;
+    let name = entrant.engine.name().to_string();
+    progress(CompareEvent::Startup { engine: &name, result: error.clone().map_or(Ok(startup), Err) });
+    CompareEngine {
+        name,
+        spec: entrant.spec.clone(),
+        startup_seconds: startup,
+        errors: error.map(|e| format!("failed to start: {e}")).into_iter().collect(),
+    }
 }
 
 /// The rounds: every engine that started on every position, in an order
-/// rotated each round; `cells[engine][position]`. Errors are added to the
-/// engine's list.
-#[allow(clippy::too_many_arguments)]
+/// rotated each round.
 fn race(
-    entrants: &mut [Entrant],
-    engines: &mut [CompareEngine],
-    started: &[bool],
+    racers: &mut [Racer],
     positions: &[BenchPosition],
-    rounds: usize,
-    timeout: Duration,
-    stop: Option<&AtomicBool>,
+    rules: &RaceRules,
     progress: &dyn Fn(CompareEvent),
-) -> Vec<Vec<Cell>> {
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let n = entrants.len();
-    let mut cells = vec![vec![Cell::default(); positions.len()]; n];
-    for round in 0..rounds.max(1) {
+) {
+    let stopped = || rules.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let n = racers.len();
+    for round in 0..rules.rounds.max(1) {
         for (p, position) in positions.iter().enumerate() {
             let engine_position = EnginePosition::new(position.fen.clone(), position.board.is_chess960());
             for k in 0..n {
-                let e = (k + round) % n;
-                if !started[e] || cells[e][p].unsupported || stopped() {
+                let racer = &mut racers[(k + round) % n];
+                if !racer.started || racer.cells[p].unsupported || stopped() {
                     continue;
                 }
-                let cell = &mut cells[e][p];
-                let entrant = &mut entrants[e];
-                let result = entrant.engine.perft(&engine_position, position.depth, timeout);
-                let name = entrant.engine.name().to_string();
+                let cell = &mut racer.cells[p];
+                let result = racer.entrant.engine.perft(&engine_position, position.depth, rules.timeout);
                 let event = match result {
                     Ok(run) => {
-                        let seconds = (run.seconds - engines[e].startup_seconds).max(1e-6);
+                        let seconds = (run.seconds - racer.report.startup_seconds).max(1e-6);
                         cell.samples.push(seconds);
                         cell.counts.push(run.nodes);
                         Ok(seconds)
@@ -165,32 +176,28 @@ fn race(
                     }
                     Err(error) => {
                         let message = format!("{}: {error}", position.id);
-                        engines[e].errors.push(message.clone());
+                        racer.report.errors.push(message.clone());
                         cell.problem = Some(error.to_string());
                         Err(message)
                     }
                 };
-                progress(CompareEvent::Run { round, engine: &name, position: &position.id, result: event });
+                let engine = &racer.report.name;
+                progress(CompareEvent::Run { round, engine, position: &position.id, result: event });
             }
         }
     }
-    cells
 }
 
 /// One result per engine and position: timed where the counts agree and
 /// the run is long enough to time, else why not; speeds relative to ours
 /// (the first engine).
-fn judge(
-    engines: &[CompareEngine],
-    started: &[bool],
-    positions: &[BenchPosition],
-    cells: &[Vec<Cell>],
-) -> Vec<CompareResult> {
+fn judge(racers: &[Racer], positions: &[BenchPosition]) -> Vec<CompareResult> {
     let mut results = Vec::new();
     let mut our_speed = vec![None; positions.len()];
-    for (e, engine) in engines.iter().enumerate() {
+    for (e, racer) in racers.iter().enumerate() {
+        let engine = &racer.report;
         for (p, position) in positions.iter().enumerate() {
-            let cell = &cells[e][p];
+            let cell = &racer.cells[p];
             let seen = &cell.counts;
             let agrees = !seen.is_empty() && seen.iter().all(|&c| c == position.expected);
             let seconds = stats(&cell.samples);
@@ -203,7 +210,7 @@ fn judge(
             if e == 0 {
                 our_speed[p] = speed;
             }
-            let problem = if !started[e] {
+            let problem = if !racer.started {
                 Some("failed to start".to_string())
             } else if seen.iter().any(|&c| c != position.expected) {
                 Some(format!(
