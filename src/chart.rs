@@ -2,8 +2,7 @@
 
 use plotters::prelude::*;
 
-use crate::compare::summarize;
-use crate::report::{BenchReport, CompareReport};
+use crate::report::{BenchReport, CompareReport, RESULT_COLUMNS, TOTAL_COLUMNS};
 
 /// Width and height of one chart, in pixels.
 const SIZE: (u32, u32) = (960, 480);
@@ -296,53 +295,33 @@ pub fn report_page(
 /// The HTML tables under a comparison's chart: each result, then each
 /// engine's totals.
 fn compare_table(report: &CompareReport) -> String {
-    let mut html = String::from(
-        "<table>\n<tr><th>engine</th><th>position</th><th>depth</th><th>nodes</th><th>median s</th><th>Mnps</th><th>vs perft</th></tr>\n",
-    );
-    for r in &report.results {
-        let depth = report
-            .positions
-            .iter()
-            .find(|p| p.id == r.position)
-            .map_or(String::new(), |p| p.depth.to_string());
-        let cells = match (&r.problem, r.nodes_per_second) {
+    let header = |columns: &[&str]| {
+        let cells: String = columns.iter().map(|c| format!("<th>{c}</th>")).collect();
+        format!("<table>\n<tr>{cells}</tr>\n")
+    };
+    let row = |cells: &[String]| {
+        let cells: String = cells.iter().map(|c| format!("<td>{}</td>", escape(c))).collect();
+        format!("<tr>{cells}</tr>\n")
+    };
+    let mut html = header(&RESULT_COLUMNS);
+    for r in report.result_rows() {
+        let key = [r.engine.to_string(), r.position.to_string(), r.depth];
+        match r.cells {
+            Ok(cells) => html.push_str(&row(&[key.as_slice(), &cells].concat())),
             // A failed or skipped engine says why across the row.
-            (Some(problem), None) => format!("<td colspan=\"4\" class=\"bad\">{}</td>", escape(problem)),
-            _ => format!(
-                "<td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
-                r.nodes.map_or("-".into(), |n| n.to_string()),
-                if r.samples.is_empty() { "-".into() } else { format!("{:.3}", r.seconds.median) },
-                r.nodes_per_second.map_or("-".into(), |s| format!("{:.1}", s / 1e6)),
-                r.ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x")),
-            ),
-        };
-        html.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td>{depth}</td>{cells}</tr>\n",
-            escape(&r.engine),
-            escape(&r.position),
-        ));
+            Err(problem) => html.push_str(&format!(
+                "{}<td colspan=\"4\" class=\"bad\">{}</td></tr>\n",
+                row(&key).trim_end_matches("</tr>\n"),
+                escape(problem)
+            )),
+        }
     }
     html.push_str("</table>\n");
-    // Reports written before they carried totals get them computed here.
-    let summary = if report.summary.is_empty() {
-        summarize(&report.engines, &report.results)
-    } else {
-        report.summary.clone()
-    };
-    if !summary.is_empty() {
-        html.push_str(
-            "<table>\n<tr><th>engine</th><th>positions timed</th><th>nodes</th><th>seconds</th><th>Mnps</th><th>geometric mean vs perft</th></tr>\n",
-        );
-        for s in &summary {
-            html.push_str(&format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.3}</td><td>{:.1}</td><td>{}</td></tr>\n",
-                escape(&s.engine),
-                s.positions,
-                s.nodes,
-                s.seconds,
-                s.nodes_per_second / 1e6,
-                s.geomean_ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x")),
-            ));
+    let totals = report.total_rows();
+    if !totals.is_empty() {
+        html.push_str(&header(&TOTAL_COLUMNS));
+        for cells in &totals {
+            html.push_str(&row(cells));
         }
         html.push_str("</table>\n");
     }

@@ -9,6 +9,7 @@ use perft::compare::{run_compare, summarize, CompareEvent, Entrant};
 use perft::engine::{split_name, AnswerFormat, CommandEngine, EngineSpec};
 use perft::report::{
     CompareEngine, ComparePosition, CompareReport, CompareResult, EngineSummary, ReportHeader,
+    RESULT_COLUMNS, TOTAL_COLUMNS,
 };
 
 use super::args::CompareArgs;
@@ -61,47 +62,29 @@ fn entrants(args: &CompareArgs) -> Result<(Vec<Entrant>, Vec<&str>)> {
 
 /// The results table, one row per engine and position, then each
 /// engine's totals.
-fn print_tables(
-    out: &mut dyn Write,
-    positions: &[BenchPosition],
-    results: &[CompareResult],
-    summary: &[EngineSummary],
-) -> Result<()> {
+fn print_tables(out: &mut dyn Write, report: &CompareReport) -> Result<()> {
+    let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
     let mut table = Table::new();
     table.load_style(UTF8_FULL_CONDENSED);
-    table.set_header(["engine", "position", "depth", "nodes", "median s", "Mnps", "vs perft"]);
-    let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
-    for r in results {
-        let depth =
-            positions.iter().find(|p| p.id == r.position).map_or(String::new(), |p| p.depth.to_string());
-        let mut row = vec![Cell::new(&r.engine), Cell::new(&r.position), right(depth)];
-        match (&r.problem, r.nodes_per_second) {
+    table.set_header(RESULT_COLUMNS);
+    for r in report.result_rows() {
+        let mut row = vec![Cell::new(r.engine), Cell::new(r.position), right(r.depth)];
+        match r.cells {
+            Ok(cells) => row.extend(cells.map(right)),
             // A failure or skip says why, instead of a row of dashes.
-            (Some(problem), None) => {
+            Err(problem) => {
                 row.push(Cell::new(perft::board::truncate_chars(problem.lines().next().unwrap_or(""), 32)))
             }
-            _ => row.extend([
-                right(r.nodes.map_or("-".into(), |n| n.to_string())),
-                right(if r.samples.is_empty() { "-".into() } else { format!("{:.3}", r.seconds.median) }),
-                right(r.nodes_per_second.map_or("-".into(), |s| format!("{:.1}", s / 1e6))),
-                right(r.ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x"))),
-            ]),
         }
         table.add_row(row);
     }
     writeln!(out, "{table}")?;
     let mut totals = Table::new();
     totals.load_style(UTF8_FULL_CONDENSED);
-    totals.set_header(["engine", "positions timed", "nodes", "seconds", "Mnps", "geometric mean vs perft"]);
-    for s in summary {
-        totals.add_row([
-            Cell::new(&s.engine),
-            right(s.positions.to_string()),
-            right(s.nodes.to_string()),
-            right(format!("{:.3}", s.seconds)),
-            right(format!("{:.1}", s.nodes_per_second / 1e6)),
-            right(s.geomean_ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x"))),
-        ]);
+    totals.set_header(TOTAL_COLUMNS);
+    for cells in report.total_rows() {
+        let [engine, rest @ ..] = cells;
+        totals.add_row([Cell::new(engine)].into_iter().chain(rest.map(right)));
     }
     writeln!(out, "{totals}")?;
     Ok(())
@@ -223,9 +206,11 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     }
 
     let summary = summarize(&engines, &results);
-    print_tables(&mut out, &positions, &results, &summary)?;
+    let failed_engines = engines.iter().any(|e| !e.errors.is_empty());
+    let report = compare_report(&args, &positions, engines, results, summary, interrupted);
+    print_tables(&mut out, &report)?;
     let mut mismatch = false;
-    for r in results.iter().filter(|r| r.nodes.is_some() && !r.agrees) {
+    for r in report.results.iter().filter(|r| r.nodes.is_some() && !r.agrees) {
         writeln!(
             out,
             "DISAGREEMENT: {} on {}: {} (its speed is not ranked there)",
@@ -235,11 +220,10 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         )?;
         mismatch = true;
     }
-    let code = exit_status(mismatch, engines.iter().any(|e| !e.errors.is_empty()), interrupted);
+    let code = exit_status(mismatch, failed_engines, interrupted);
     writeln!(out, "Times are medians with each engine's start-up time subtracted; ratios above 1 are faster than perft.")?;
 
     if let Some(target) = target {
-        let report = compare_report(&args, &positions, engines, results, summary, interrupted);
         target.write(&report, &mut out)?;
     }
     out.flush()?;

@@ -105,3 +105,128 @@ pub struct CompareReport {
     #[serde(default)]
     pub interrupted: bool,
 }
+
+/// The columns of a comparison's results table.
+pub const RESULT_COLUMNS: [&str; 7] =
+    ["engine", "position", "depth", "nodes", "median s", "Mnps", "vs perft"];
+/// The columns of a comparison's totals table.
+pub const TOTAL_COLUMNS: [&str; 6] =
+    ["engine", "positions timed", "nodes", "seconds", "Mnps", "geometric mean vs perft"];
+
+/// One row of a comparison's results table, as text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultRow<'a> {
+    /// The engine.
+    pub engine: &'a str,
+    /// The position's name.
+    pub position: &'a str,
+    /// Its depth.
+    pub depth: String,
+    /// Nodes, median seconds, Mnps and the ratio to ours; or, for a failed
+    /// or skipped run, why there are none.
+    pub cells: Result<[String; 4], &'a str>,
+}
+
+impl CompareReport {
+    /// The results table: one row per engine and position ([`RESULT_COLUMNS`]).
+    pub fn result_rows(&self) -> Vec<ResultRow<'_>> {
+        self.results
+            .iter()
+            .map(|r| {
+                let depth = self
+                    .positions
+                    .iter()
+                    .find(|p| p.id == r.position)
+                    .map_or(String::new(), |p| p.depth.to_string());
+                let cells = match (&r.problem, r.nodes_per_second) {
+                    (Some(problem), None) => Err(problem.as_str()),
+                    _ => Ok([
+                        r.nodes.map_or("-".into(), |n| n.to_string()),
+                        if r.samples.is_empty() { "-".into() } else { format!("{:.3}", r.seconds.median) },
+                        r.nodes_per_second.map_or("-".into(), |s| format!("{:.1}", s / 1e6)),
+                        r.ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x")),
+                    ]),
+                };
+                ResultRow { engine: &r.engine, position: &r.position, depth, cells }
+            })
+            .collect()
+    }
+
+    /// The totals table: one row per engine ([`TOTAL_COLUMNS`]); for reports
+    /// written before they carried totals, computed from the results.
+    pub fn total_rows(&self) -> Vec<[String; 6]> {
+        let computed;
+        let summary = if self.summary.is_empty() {
+            computed = crate::compare::summarize(&self.engines, &self.results);
+            &computed
+        } else {
+            &self.summary
+        };
+        summary
+            .iter()
+            .map(|s| {
+                [
+                    s.engine.clone(),
+                    s.positions.to_string(),
+                    s.nodes.to_string(),
+                    format!("{:.3}", s.seconds),
+                    format!("{:.1}", s.nodes_per_second / 1e6),
+                    s.geomean_ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x")),
+                ]
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_say_why_a_run_has_no_speed_and_totals_are_computed_for_old_reports() {
+        let result = |engine: &str, nodes: Option<u128>, problem: Option<&str>| CompareResult {
+            engine: engine.into(),
+            position: "start".into(),
+            nodes,
+            agrees: problem.is_none(),
+            samples: if nodes.is_some() { vec![0.5] } else { Vec::new() },
+            seconds: Timings { min: 0.5, median: 0.5, max: 0.5 },
+            nodes_per_second: problem.is_none().then_some(17804.0),
+            ratio_to_ours: problem.is_none().then_some(1.0),
+            problem: problem.map(str::to_string),
+        };
+        let engine = |name: &str| CompareEngine {
+            name: name.into(),
+            spec: String::new(),
+            startup_seconds: 0.0,
+            errors: Vec::new(),
+        };
+        let report = CompareReport {
+            header: ReportHeader::default(),
+            threads: 1,
+            rounds: 1,
+            timeout_seconds: 10.0,
+            method: String::new(),
+            positions: vec![ComparePosition {
+                id: "start".into(),
+                fen: crate::board::STARTPOS_FEN.into(),
+                depth: 3,
+                expected: 8902,
+            }],
+            engines: vec![engine("perft"), engine("broken")],
+            results: vec![
+                result("perft", Some(8902), None),
+                result("broken", None, Some("engine crashed\nlog")),
+            ],
+            summary: Vec::new(),
+            interrupted: false,
+        };
+        let rows = report.result_rows();
+        assert_eq!(rows[0].depth, "3");
+        assert_eq!(rows[0].cells, Ok(["8902".into(), "0.500".into(), "0.0".into(), "1.00x".into()]));
+        assert_eq!(rows[1].cells, Err("engine crashed\nlog"));
+        let totals = report.total_rows();
+        assert_eq!(totals.len(), 2, "{totals:?}");
+        assert_eq!(totals[0][..3], ["perft".to_string(), "1".into(), "8902".into()]);
+    }
+}
