@@ -342,17 +342,6 @@ impl DistError {
     }
 }
 
-/// The name of this machine (`/proc/sys/kernel/hostname`, `$HOSTNAME`, or
-/// `unknown`).
-pub fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|h| h.trim().to_string())
-        .filter(|h| !h.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| "unknown".into())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

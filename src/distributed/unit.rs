@@ -392,7 +392,7 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
         positions: entry.positions,
         counts: counts.into_iter().map(Count).collect(),
         total: Count(total),
-        host: super::host_name(),
+        host: crate::report::host_name(),
         started,
         finished: crate::report::timestamp(),
         seconds,

@@ -112,6 +112,17 @@ fn detect_cpu_features() -> Vec<String> {
     Vec::new()
 }
 
+/// The name of this machine (`/proc/sys/kernel/hostname`, `$HOSTNAME`, or
+/// `unknown`).
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "unknown".into())
+}
+
 /// The current UTC time, RFC 3339 with seconds.
 pub fn timestamp() -> String {
     chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()

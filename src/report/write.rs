@@ -127,7 +127,7 @@ pub(crate) fn unique_suffix() -> String {
     hasher.write_u64(count);
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
     hasher.write_u128(now.map_or(0, |d| d.as_nanos()));
-    let host: String = crate::distributed::host_name()
+    let host: String = crate::report::host_name()
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
         .take(32)
@@ -237,7 +237,7 @@ mod tests {
         let (_, a) = create_unique(dir.path(), &long).unwrap();
         let (_, b) = create_unique(dir.path(), &long).unwrap();
         assert_ne!(a, b);
-        let host: String = crate::distributed::host_name()
+        let host: String = crate::report::host_name()
             .chars()
             .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
             .take(8)
