@@ -349,21 +349,16 @@ impl RunArgs {
     }
 }
 
+/// Which checks of the suites run, and how their positions are read
+/// (`suite` and `check`).
 #[derive(Debug, Args)]
-pub struct SuiteArgs {
-    /// Suite files (EPD with `;D<depth> <nodes>` or `.perft`); none runs the
-    /// bundled default suite.
-    #[arg(value_name = "FILE")]
-    pub files: Vec<PathBuf>,
+pub struct SelectionArgs {
     /// Skip depths above D.
     #[arg(long, value_name = "D")]
     pub max_depth: Option<u32>,
     /// Skip checks whose expected count exceeds N.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u128>,
-    /// Worker threads, 1 to 1024 [default: all cores].
-    #[arg(long, short = 't', value_name = "N")]
-    pub threads: Option<usize>,
     /// Accept impossible-but-playable positions (such as those of
     /// tricky.perft).
     #[arg(long)]
@@ -372,12 +367,44 @@ pub struct SuiteArgs {
     /// from the castling field and the placement).
     #[arg(long)]
     pub chess960: bool,
-    /// Stop at the first count mismatch.
+    /// Stop at the first wrong count.
     #[arg(long)]
     pub fail_fast: bool,
-    /// Skip Chess960 positions (counted as skipped).
+    /// Skip Chess960 positions (counted as skipped); `check` skips them
+    /// anyway for engines that cannot read them (qperft, Gigantua, UCI
+    /// engines without UCI_Chess960).
     #[arg(long)]
     pub skip_chess960: bool,
+}
+
+impl SelectionArgs {
+    /// The suite options these flags give, counting in `mode`, with
+    /// `extra_depth` checked for every position.
+    pub fn options(&self, mode: perft::perft::Mode, extra_depth: Option<u32>) -> perft::suite::SuiteOptions {
+        perft::suite::SuiteOptions {
+            castling: perft::board::CastlingMode::from_chess960(self.chess960),
+            relaxed: self.relaxed,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            fail_fast: self.fail_fast,
+            mode,
+            extra_depth,
+            skip_chess960: self.skip_chess960,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct SuiteArgs {
+    /// Suite files (EPD with `;D<depth> <nodes>` or `.perft`); none runs the
+    /// bundled default suite.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub selection: SelectionArgs,
+    /// Worker threads, 1 to 1024 [default: all cores].
+    #[arg(long, short = 't', value_name = "N")]
+    pub threads: Option<usize>,
     /// Make every leaf move instead of bulk counting.
     #[arg(long)]
     pub full: bool,
@@ -506,24 +533,12 @@ pub struct CheckArgs {
     /// Suite files; none runs the bundled default suite.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Skip depths above D.
-    #[arg(long, value_name = "D")]
-    pub max_depth: Option<u32>,
-    /// Skip checks whose expected count exceeds N.
-    #[arg(long, value_name = "N")]
-    pub max_nodes: Option<u128>,
+    #[command(flatten)]
+    pub selection: SelectionArgs,
     /// Also check every position at depth D, with our count as the reference
     /// where the file has none.
     #[arg(long, value_name = "D", value_parser = depth_parser())]
     pub depth: Option<u32>,
-    /// Stop at the first wrong count.
-    #[arg(long)]
-    pub fail_fast: bool,
-    /// Skip Chess960 positions (counted as skipped); engines that cannot
-    /// read them (qperft, Gigantua, UCI engines without UCI_Chess960) skip
-    /// them anyway.
-    #[arg(long)]
-    pub skip_chess960: bool,
     /// Seconds one engine call may take before the engine is killed and
     /// restarted.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
@@ -531,12 +546,6 @@ pub struct CheckArgs {
     /// Seconds a UCI engine may take to answer `uci` and each `isready`.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub handshake_timeout: f64,
-    /// Accept impossible-but-playable positions.
-    #[arg(long)]
-    pub relaxed: bool,
-    /// Read every position's castling the Chess960 way.
-    #[arg(long)]
-    pub chess960: bool,
     /// Threads for our own counts.
     #[arg(long, short = 't', value_name = "N")]
     pub threads: Option<usize>,

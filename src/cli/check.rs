@@ -6,12 +6,11 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use perft::bisect::{bisect, BisectStep, Bisection};
-use perft::board::CastlingMode;
 use perft::check::{run_check, CheckEvent, CheckOptions, CheckOutcome, ExpectedFrom};
 use perft::engine::{split_name, Engine, EnginePosition, EngineSpec};
 use perft::perft::{with_threads, Mode};
 use perft::report::{CheckReport, CheckResult, CheckSummary, CheckedEngine, ReportHeader, SuiteSettings};
-use perft::suite::{SuiteOptions, SuitePlan};
+use perft::suite::SuitePlan;
 
 use super::args::{CheckArgs, DebugArgs, PatternArgs};
 use super::output::{self, ReportTarget};
@@ -116,16 +115,8 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     let target = ReportTarget::resolve(args.json.as_deref(), "check", !args.no_json)?;
     // Presets of programs that cannot read Chess960 skip those positions.
     let no_chess960 = spec.chess960 == Some(false);
-    let options = SuiteOptions {
-        castling: CastlingMode::from_chess960(args.chess960),
-        relaxed: args.relaxed,
-        max_depth: args.max_depth,
-        max_nodes: args.max_nodes,
-        fail_fast: args.fail_fast,
-        mode: Mode::Bulk,
-        extra_depth: args.depth,
-        skip_chess960: args.skip_chess960 || no_chess960,
-    };
+    let mut options = args.selection.options(Mode::Bulk, args.depth);
+    options.skip_chess960 |= no_chess960;
     let plan = SuitePlan::new(suite_files(&args.files), options);
     // Our counts (references, bisections) run on the global pool, from
     // every engine job's thread.
@@ -158,10 +149,15 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     let outcome = run_check(
         &plan,
         &|| spec.build(&name, &engine_options),
-        &CheckOptions { timeout, jobs: args.jobs, fail_fast: args.fail_fast, stop: Some(&INTERRUPTED) },
+        &CheckOptions {
+            timeout,
+            jobs: args.jobs,
+            fail_fast: args.selection.fail_fast,
+            stop: Some(&INTERRUPTED),
+        },
         &|item, bisection| {
             let root = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
-            reproduce(&args.engine, &root, bisection, args.relaxed, &args.patterns)
+            reproduce(&args.engine, &root, bisection, args.selection.relaxed, &args.patterns)
         },
         &|event| match event {
             CheckEvent::Bisecting(item) => {

@@ -6,10 +6,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-use perft::board::CastlingMode;
 use perft::perft::{with_threads, KeySet, Mode};
 use perft::report::{HashInfo, ReportHeader, SuiteReport, SuiteResult, SuiteSettings};
-use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOptions, SuiteOutcome, SuitePlan};
+use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOutcome, SuitePlan};
 
 use super::args::SuiteArgs;
 use super::output::{self, ReportTarget};
@@ -105,16 +104,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
     let target = ReportTarget::resolve(args.json.as_deref(), "suite", !args.no_json)?;
     let files = suite_files(&args.files);
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
-    let options = SuiteOptions {
-        castling: CastlingMode::from_chess960(args.chess960),
-        relaxed: args.relaxed,
-        max_depth: args.max_depth,
-        max_nodes: args.max_nodes,
-        fail_fast: args.fail_fast,
-        mode,
-        extra_depth: None,
-        skip_chess960: args.skip_chess960,
-    };
+    let options = args.selection.options(mode, None);
     // A failing check is recounted with a second table a quarter the size.
     if let Some(mb) = args.hash {
         output::check_memory(mb, mb + mb.div_ceil(4))?;
