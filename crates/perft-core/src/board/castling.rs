@@ -1,7 +1,7 @@
 //! Castling geometry, fixed when a board is set up.
 
 use crate::attacks::between;
-use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, File, Rank, Square};
+use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Rank, Square};
 
 /// Where the kings and castling rooks start and what castling needs.
 ///
@@ -65,19 +65,11 @@ impl CastlingConfig {
 /// Where the king of `color` ends up when castling on `side`.
 #[inline(always)]
 pub(crate) const fn king_destination(color: Color, side: CastlingSide) -> Square {
-    let file = match side {
-        CastlingSide::King => File::G,
-        CastlingSide::Queen => File::C,
-    };
-    Square::new(file, Rank::First.relative_to(color))
+    Square::new(side.king_file(), Rank::First.relative_to(color))
 }
 
 /// Where the rook of `color` ends up when castling on `side`.
 #[inline(always)]
 pub(crate) const fn rook_destination(color: Color, side: CastlingSide) -> Square {
-    let file = match side {
-        CastlingSide::King => File::F,
-        CastlingSide::Queen => File::D,
-    };
-    Square::new(file, Rank::First.relative_to(color))
+    Square::new(side.rook_file(), Rank::First.relative_to(color))
 }

@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::types::Color;
+use crate::types::{Color, File};
 
 /// Which way a king castles: towards the h-file or towards the a-file.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -17,6 +17,24 @@ pub enum CastlingSide {
 impl CastlingSide {
     /// Both sides, king side first.
     pub const ALL: [CastlingSide; 2] = [CastlingSide::King, CastlingSide::Queen];
+
+    /// The file the king ends on: g or c, in Chess960 too.
+    #[inline(always)]
+    pub const fn king_file(self) -> File {
+        match self {
+            CastlingSide::King => File::G,
+            CastlingSide::Queen => File::C,
+        }
+    }
+
+    /// The file the rook ends on: f or d, in Chess960 too.
+    #[inline(always)]
+    pub const fn rook_file(self) -> File {
+        match self {
+            CastlingSide::King => File::F,
+            CastlingSide::Queen => File::D,
+        }
+    }
 }
 
 /// A set of castling rights, one bit per (color, side).

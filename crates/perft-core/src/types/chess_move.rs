@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::types::{CastlingSide, File, PieceKind, Square};
+use crate::types::{CastlingSide, PieceKind, Square};
 
 /// What kind of move a [`Move`] is, stored in its top four bits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -131,11 +131,7 @@ impl Move {
     /// castling.
     pub const fn king_destination(self) -> Square {
         if self.is_castle() {
-            let file = match self.castling_side() {
-                CastlingSide::King => File::G,
-                CastlingSide::Queen => File::C,
-            };
-            Square::new(file, self.from().rank())
+            Square::new(self.castling_side().king_file(), self.from().rank())
         } else {
             self.to()
         }
@@ -145,11 +141,7 @@ impl Move {
     /// piece that can give check), otherwise [`Move::to`].
     pub const fn piece_destination(self) -> Square {
         if self.is_castle() {
-            let file = match self.castling_side() {
-                CastlingSide::King => File::F,
-                CastlingSide::Queen => File::D,
-            };
-            Square::new(file, self.from().rank())
+            Square::new(self.castling_side().rook_file(), self.from().rank())
         } else {
             self.to()
         }
