@@ -241,20 +241,17 @@ pub fn resolve_index(
     offset: Option<&str>,
     env: impl Fn(&str) -> Option<String>,
 ) -> Result<IndexSource, DistError> {
-    let set = |name: &str| env(name).filter(|value| !value.trim().is_empty());
-    let (name, value) = match option {
-        Some(value) => ("--index".to_string(), value.to_string()),
-        None => INDEX_VARIABLES
-            .iter()
-            .find_map(|&name| set(name).map(|value| (name.to_string(), value)))
-            .ok_or(DistError::NoIndex)?,
+    // The option if given, else the first variable set to something; with
+    // the name it came from.
+    let pick = |option: Option<&str>, flag: &str, variables: &[&str]| match option {
+        Some(value) => Some((flag.to_string(), value.to_string())),
+        None => variables.iter().find_map(|&name| {
+            env(name).filter(|value| !value.trim().is_empty()).map(|value| (name.to_string(), value))
+        }),
     };
+    let (name, value) = pick(option, "--index", &INDEX_VARIABLES).ok_or(DistError::NoIndex)?;
     let index = parse_index(&name, &value)?;
-    let offset = match offset {
-        Some(value) => Some(("--index-offset".to_string(), value.to_string())),
-        None => set(OFFSET_VARIABLE).map(|value| (OFFSET_VARIABLE.to_string(), value)),
-    };
-    let Some((offset_name, offset_value)) = offset else {
+    let Some((offset_name, offset_value)) = pick(offset, "--index-offset", &[OFFSET_VARIABLE]) else {
         return Ok(IndexSource { name, index });
     };
     let offset = parse_index(&offset_name, &offset_value)?;
