@@ -242,18 +242,15 @@ pub fn merge(dir: &std::path::Path, given_keys: &[Keys]) -> Result<MergeOutcome,
     }
     missing.retain(|m| !m.units.is_empty());
     let complete = missing.is_empty() && invalid.is_empty() && disagreements.is_empty();
-    let nodes = if complete {
-        Some(
-            divide
-                .iter()
-                .try_fold(0u128, |sum, &n| sum.checked_add(n))
-                .ok_or(DistError::MergeOverflow(None))?,
-        )
+    let (nodes, divide) = if complete {
+        let nodes = divide
+            .iter()
+            .try_fold(0u128, |sum, &n| sum.checked_add(n))
+            .ok_or(DistError::MergeOverflow(None))?;
+        (Some(nodes), plan.manifest.root_moves.iter().cloned().zip(divide).collect())
     } else {
-        None
+        (None, Vec::new())
     };
-    let divide =
-        if complete { plan.manifest.root_moves.iter().cloned().zip(divide).collect() } else { Vec::new() };
     Ok(MergeOutcome {
         plan_checksum: plan.checksum,
         manifest: plan.manifest,

@@ -171,7 +171,7 @@ pub fn split(request: &SplitRequest, dir: &Path) -> Result<SplitSummary, DistErr
     if sum != perft {
         return Err(DistError::SumMismatch { ply, sum, perft });
     }
-    let root_moves: Vec<String> = request.root.legal_moves().iter().map(|&mv| request.root.uci(mv)).collect();
+    let root_moves = root_moves(request.root);
     let letters = CastlingLetters::of(request.root);
     let staging = Staging::new(dir)?;
     let mut units = Vec::new();
@@ -457,7 +457,7 @@ impl Plan {
         let bad = |reason: String| DistError::BadPlan { path: self.dir.join(MANIFEST), line: None, reason };
         let root = Board::from_fen_with(&m.fen, self.fen_options())
             .map_err(|e| bad(format!("its root {:?} is not a position: {e}", m.fen)))?;
-        let moves: Vec<String> = root.legal_moves().iter().map(|&mv| root.uci(mv)).collect();
+        let moves = root_moves(&root);
         if moves != m.root_moves {
             return Err(bad(format!(
                 "its root moves [{}] are not the legal moves of its root [{}]",
@@ -536,6 +536,12 @@ impl Plan {
     pub fn fen_options(&self) -> FenOptions {
         FenOptions { castling: CastlingMode::from_chess960(self.manifest.chess960), relaxed: true }
     }
+}
+
+/// The root's legal moves in generation order, in UCI: the order per-root
+/// counts and the merged divide use.
+fn root_moves(root: &Board) -> Vec<String> {
+    root.legal_moves().iter().map(|&mv| root.uci(mv)).collect()
 }
 
 /// Why `manifest`'s figures do not agree, if they do not: at least one
