@@ -43,17 +43,58 @@ pub struct JournalId {
     pub depth: u32,
 }
 
+/// The first words of every unit journal.
+const MAGIC: &str = "perft-unit-journal";
+
 impl JournalId {
-    /// The header line without its build.
-    fn identity(&self) -> String {
-        format!(
-            "perft-unit-journal {FORMAT} plan {} unit {} index {} keys {} depth {}",
-            self.plan, self.unit, self.index, self.keys, self.depth
-        )
+    /// The header's fields after the magic and the format, in order, as
+    /// `name value` pairs; the build that writes the journal last.
+    fn fields(&self) -> [(&'static str, String); 6] {
+        [
+            ("plan", self.plan.to_string()),
+            ("unit", self.unit.to_string()),
+            ("index", self.index.to_string()),
+            ("keys", self.keys.to_string()),
+            ("depth", self.depth.to_string()),
+            ("build", this_build()),
+        ]
     }
 
     fn header(&self) -> String {
-        format!("{} build {}", self.identity(), this_build())
+        let fields: String = self.fields().iter().map(|(name, value)| format!(" {name} {value}")).collect();
+        format!("{MAGIC} {FORMAT}{fields}")
+    }
+
+    /// Why a journal whose header is `found` is not this one's: the first
+    /// field that differs (one it lacks reads as `unknown`).
+    fn difference(&self, found: &str) -> String {
+        let mut words = found.split_whitespace();
+        let format = FORMAT.to_string();
+        if words.next() != Some(MAGIC) || words.next() != Some(format.as_str()) {
+            return format!("is not a unit journal of format {FORMAT}");
+        }
+        let words: Vec<&str> = words.collect();
+        let theirs = |name: &str| {
+            words
+                .chunks(2)
+                .find(|pair| pair[0] == name)
+                .and_then(|pair| pair.get(1))
+                .copied()
+                .unwrap_or("unknown")
+        };
+        for (name, ours) in self.fields() {
+            let theirs = theirs(name);
+            if theirs == ours {
+                continue;
+            }
+            return if name == "build" {
+                format!("was written by another build of perft ({theirs}; this is {ours}), whose counts are not reused")
+            } else {
+                let what = if name == "keys" { "key set" } else { name };
+                format!("belongs to another {what} ({theirs}; this unit's is {ours})")
+            };
+        }
+        "has a header this program does not write".into()
     }
 }
 
@@ -103,23 +144,10 @@ impl UnitJournal {
                 } else {
                     let old = path.with_extension("journal.old");
                     std::fs::rename(path, &old).map_err(DistError::io(path))?;
-                    // Same unit, another build (or one from before builds were
-                    // written, which has none).
-                    let build = match first.strip_prefix(id.identity().as_str()) {
-                        Some("") => Some("unknown"),
-                        Some(rest) => rest.strip_prefix(" build "),
-                        None => None,
-                    };
-                    let why = match build {
-                        Some(build) => format!(
-                            "was written by another build of perft ({build}; this is {}), whose counts are not reused",
-                            this_build()
-                        ),
-                        None => "belongs to another plan, unit, key set or depth".to_string(),
-                    };
                     notes.push(format!(
-                        "{} {why}; set aside as {} and starting afresh",
+                        "{} {}; set aside as {} and starting afresh",
                         path.display(),
+                        id.difference(first),
                         old.display()
                     ));
                 }
@@ -243,6 +271,16 @@ mod tests {
         let other = JournalId { keys: Keys::SECONDARY, ..id.clone() };
         let journal = UnitJournal::open(&path, &other, 10).unwrap();
         assert!(journal.done.is_empty() && journal.notes[0].contains("set aside"), "{:?}", journal.notes);
+        assert!(
+            journal.notes[0].contains("belongs to another key set (1; this unit's is 2)"),
+            "{:?}",
+            journal.notes
+        );
         assert!(path.with_extension("journal.old").exists());
+        drop(journal);
+        // Not a unit journal at all.
+        std::fs::write(&path, "perft-checkpoint 1 something else\n").unwrap();
+        let journal = UnitJournal::open(&path, &id, 10).unwrap();
+        assert!(journal.notes[0].contains("is not a unit journal of format"), "{:?}", journal.notes);
     }
 }
