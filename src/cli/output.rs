@@ -272,6 +272,12 @@ pub fn print_divide(
     for (mv, n) in divide {
         writeln!(out, "{mv}: {n}")?;
     }
+    print_nodes_searched(out, nodes)
+}
+
+/// The total line of a divide, with its blank lines, for a count shown
+/// without one.
+pub fn print_nodes_searched(out: &mut dyn Write, nodes: u128) -> std::io::Result<()> {
     writeln!(out, "\nNodes searched: {nodes}\n")
 }
 

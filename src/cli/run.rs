@@ -269,7 +269,7 @@ fn run_stats(
             table.add_row(cells.map(|n| Cell::new(n).set_alignment(CellAlignment::Right)));
         }
         writeln!(out, "{table}")?;
-        output::print_divide(out, std::iter::empty::<(&str, u128)>(), nodes)?;
+        output::print_nodes_searched(out, nodes)?;
         writeln!(
             out,
             "Time {seconds:.3} s, {:.1} Mnps ({made} nodes made at all depths, {threads} thread{}, depth {depth})",

@@ -130,7 +130,7 @@ impl UnitJournal {
         let header = id.header();
         let mut notes = Vec::new();
         let mut done = BTreeMap::new();
-        let mut kept: Vec<String> = Vec::new();
+        let mut rewritten = format!("{header}\n");
         match std::fs::read(path) {
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes);
@@ -138,8 +138,8 @@ impl UnitJournal {
                 if first == header {
                     let lines: Vec<&str> = text.split_inclusive('\n').skip(1).collect();
                     let records = read_records(&lines, 2, "position", |line| read_record(line, positions));
+                    rewritten = records.rewritten(&rewritten);
                     notes = records.notes;
-                    kept = records.kept.into_values().map(str::to_string).collect();
                     done = records.done;
                 } else {
                     let old = path.with_extension("journal.old");
@@ -157,12 +157,7 @@ impl UnitJournal {
         }
         // Rewrite it with the usable records only (atomically), so damage is
         // met once and appends start on a fresh line.
-        let mut text = format!("{header}\n");
-        for line in &kept {
-            text.push_str(line);
-            text.push('\n');
-        }
-        crate::report::write_atomic(path, text.as_bytes()).map_err(DistError::io(path))?;
+        crate::report::write_atomic(path, rewritten.as_bytes()).map_err(DistError::io(path))?;
         let file = OpenOptions::new().append(true).open(path).map_err(DistError::io(path))?;
         Ok(UnitJournal { path: path.to_path_buf(), file: Mutex::new(file), done, notes })
     }

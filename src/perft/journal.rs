@@ -74,6 +74,19 @@ pub(crate) struct Records<'t> {
     pub(crate) notes: Vec<String>,
 }
 
+impl Records<'_> {
+    /// The journal rewritten: `header` (whole lines, each ending in a line
+    /// break) and then the kept records, one per line.
+    pub(crate) fn rewritten(&self, header: &str) -> String {
+        let mut text = header.to_string();
+        for line in self.kept.values() {
+            text.push_str(line);
+            text.push('\n');
+        }
+        text
+    }
+}
+
 /// Reads the records of a journal: `lines` (with their line endings) are
 /// numbered from `first_line`, and `parse` turns one (without its ending)
 /// into an item and its count, or says why it cannot be trusted. An
@@ -308,21 +321,16 @@ impl Journal {
                 .unwrap_or_else(|| "header differs".into());
             return Err(JournalError::Foreign { path: path.to_path_buf(), what });
         }
-        let Records { done, kept, notes } =
-            read_records(&lines[header_len..], header_len + 1, "subtree", |line| {
-                read_record(line, tasks, board)
-            });
-        if !notes.is_empty() {
+        let records = read_records(&lines[header_len..], header_len + 1, "subtree", |line| {
+            read_record(line, tasks, board)
+        });
+        if !records.notes.is_empty() {
             // Rewrite it with the usable records only (atomically), so the
             // next resume does not meet the same damage again.
-            let mut text = header_text.clone();
-            text.push_str(&format!("header {:016x}\n", fnv1a(&header_text)));
-            for line in kept.values() {
-                text.push_str(line);
-                text.push('\n');
-            }
-            crate::report::write_atomic(path, text.as_bytes()).map_err(io)?;
+            let header = format!("{header_text}header {:016x}\n", fnv1a(&header_text));
+            crate::report::write_atomic(path, records.rewritten(&header).as_bytes()).map_err(io)?;
         }
+        let Records { done, notes, .. } = records;
         let file = OpenOptions::new().append(true).open(path).map_err(io)?;
         Ok(Resumed { journal: Journal { path: path.to_path_buf(), file: Mutex::new(file) }, done, notes })
     }
