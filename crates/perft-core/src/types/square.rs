@@ -5,38 +5,6 @@ use core::str::FromStr;
 
 use crate::types::{Bitboard, Color};
 
-macro_rules! simple_enum {
-    ($(#[$meta:meta])* $name:ident, $num:literal, [$($variant:ident),*]) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-        #[repr(u8)]
-        #[allow(missing_docs)]
-        pub enum $name { $($variant),* }
-
-        impl $name {
-            /// Number of values.
-            pub const NUM: usize = $num;
-            /// All values in index order.
-            pub const ALL: [Self; $num] = [$(Self::$variant),*];
-
-            /// The value with index `index`.
-            ///
-            /// # Panics
-            /// Panics if `index >= NUM`.
-            #[inline(always)]
-            pub const fn index(index: usize) -> Self {
-                Self::ALL[index]
-            }
-
-            /// The value with index `index`, or `None` if it is out of range.
-            #[inline]
-            pub const fn try_index(index: usize) -> Option<Self> {
-                if index < $num { Some(Self::ALL[index]) } else { None }
-            }
-        }
-    };
-}
-
 simple_enum!(
     /// A file (column), `A` to `H`.
     File, 8, [A, B, C, D, E, F, G, H]
