@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use perft::board::Board;
-use perft::perft::{perft, Mode};
+use perft::counting::{perft, Mode};
 use std::hint::black_box;
 
 const POSITIONS: [(&str, &str, u32, u128); 5] = [

@@ -8,8 +8,8 @@
 use std::time::{Duration, Instant};
 
 use perft::board::Board;
+use perft::counting::{perft, Mode};
 use perft::engine::{Engine, EnginePosition, UciEngine};
-use perft::perft::{perft, Mode};
 
 #[path = "cozy_chess_perft.rs"]
 mod cozy;

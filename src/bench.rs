@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::board::{Board, CastlingMode, FenError, FenOptions};
-use crate::perft::{perft_with, CountOptions, Mode};
+use crate::counting::{perft_with, CountOptions, Mode};
 use crate::report::{BenchEntry, Timings};
 use crate::suite::{LineError, ParsedSuite};
 

@@ -10,8 +10,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
+use crate::counting::{divide_with_progress, CountOptions, Mode};
 use crate::engine::{Engine, EngineError, EnginePosition};
-use crate::perft::{divide_with_progress, CountOptions, Mode};
 use crate::types::{Move, PieceKind};
 
 /// What a faulty position exercises.

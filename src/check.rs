@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::bisect::{bisect, Bisection};
+use crate::counting::{perft_with, CountOptions, Mode};
 use crate::engine::{Engine, EngineError, EnginePosition};
-use crate::perft::{perft_with, CountOptions, Mode};
 use crate::report::{CheckResult, CheckSummary, SuiteError};
 use crate::suite::{PlannedCheck, SuitePlan};
 

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use perft::board::Board;
-//! use perft::perft::{perft, Mode};
+//! use perft::counting::{perft, Mode};
 //!
 //! let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 //! let mut board = Board::from_fen(kiwipete)?;
@@ -40,9 +40,9 @@ pub mod bisect;
 pub mod chart;
 pub mod check;
 pub mod compare;
+pub mod counting;
 pub mod distributed;
 pub mod engine;
-pub mod perft;
 pub mod report;
 pub mod suite;
 

@@ -3,8 +3,8 @@
 
 use perft::board::zobrist::{self, ZobristKeys};
 use perft::board::{Board, CastlingMode, DrawReason, FenError, FenField, FenOptions, Outcome, Problem};
+use perft::counting::{divide, perft, Mode};
 use perft::movegen::{MoveSet, MAX_LEGAL_MOVES};
-use perft::perft::{divide, perft, Mode};
 use perft::{CastlingSide, Color, Move, MoveKind, PieceKind, Square};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

@@ -212,7 +212,7 @@ fn engines_without_a_divide_are_bisected_by_child_counts() {
         let mut gap = 0;
         for mv in board.legal_moves().into_iter().filter(|m| m.is_en_passant()) {
             board.make(mv);
-            gap += perft::perft::perft(&mut board, depth - 1, perft::perft::Mode::Bulk);
+            gap += perft::counting::perft(&mut board, depth - 1, perft::counting::Mode::Bulk);
             board.unmake();
         }
         assert!(gap > 0, "no en passant at the faulty position: {failure}");

@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use perft::board::{Board, CastlingMode};
-use perft::perft::{perft, perft_with, with_threads, CountOptions, KeySet, Mode, PerftTable};
+use perft::counting::{perft, perft_with, with_threads, CountOptions, KeySet, Mode, PerftTable};
 use perft::suite::{load_suite_file, SuiteFile, SuiteOptions, SuitePlan};
 use serde_json::Value;
 
@@ -462,9 +462,9 @@ fn absurd_depths_are_refused_or_estimated() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("65"));
     let board = Board::startpos();
-    let estimate = perft::perft::estimate_nodes(&board, 9).nodes;
+    let estimate = perft::counting::estimate_nodes(&board, 9).nodes;
     // Within a factor of three of the real 2,439,530,234,167.
     assert!((0.8e12..7.3e12).contains(&estimate), "estimate {estimate:e}");
-    let exact = perft::perft::estimate_nodes(&board, 3).nodes;
+    let exact = perft::counting::estimate_nodes(&board, 3).nodes;
     assert_eq!(exact, 8902.0);
 }

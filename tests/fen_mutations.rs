@@ -4,7 +4,7 @@
 mod common;
 
 use perft::board::{Board, CastlingMode, FenOptions};
-use perft::perft::{perft, Mode};
+use perft::counting::{perft, Mode};
 use rayon::prelude::*;
 
 const SEEDS: &[&str] = &[

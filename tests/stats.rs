@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use perft::board::{Board, FenOptions};
-use perft::perft::{perft, perft_stats, DepthStats, Mode};
+use perft::counting::{perft, perft_stats, DepthStats, Mode};
 use perft::suite::parse_suite;
 use rayon::prelude::*;
 use shakmaty::fen::Fen;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use perft::board::{Board, FenOptions};
-use perft::perft::{perft, Mode};
+use perft::counting::{perft, Mode};
 use perft::suite::parse_suite;
 use rayon::prelude::*;
 

@@ -51,9 +51,9 @@ Exit status:
   2  bad input or usage (unreadable file, malformed FEN or move, bad option)
   130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)";
 
-/// Depths from 0 to [`perft::perft::MAX_DEPTH`].
+/// Depths from 0 to [`perft::counting::MAX_DEPTH`].
 fn depth_parser() -> clap::builder::RangedI64ValueParser<u32> {
-    clap::value_parser!(u32).range(..=i64::from(perft::perft::MAX_DEPTH))
+    clap::value_parser!(u32).range(..=i64::from(perft::counting::MAX_DEPTH))
 }
 
 /// Exact, fast perft: count legal move trees, check suites, compare engines.
@@ -336,8 +336,8 @@ impl RunArgs {
             (Some(depth), _) => depth,
             (None, Some(number)) => {
                 let depth =
-                    number.parse().ok().filter(|d| *d <= perft::perft::MAX_DEPTH).ok_or_else(|| {
-                        format!("depth {number} is beyond the {} plies supported", perft::perft::MAX_DEPTH)
+                    number.parse().ok().filter(|d| *d <= perft::counting::MAX_DEPTH).ok_or_else(|| {
+                        format!("depth {number} is beyond the {} plies supported", perft::counting::MAX_DEPTH)
                     })?;
                 self.position.moves.pop();
                 depth
@@ -380,7 +380,11 @@ pub struct SelectionArgs {
 impl SelectionArgs {
     /// The suite options these flags give, counting in `mode`, with
     /// `extra_depth` checked for every position.
-    pub fn options(&self, mode: perft::perft::Mode, extra_depth: Option<u32>) -> perft::suite::SuiteOptions {
+    pub fn options(
+        &self,
+        mode: perft::counting::Mode,
+        extra_depth: Option<u32>,
+    ) -> perft::suite::SuiteOptions {
         perft::suite::SuiteOptions {
             castling: perft::board::CastlingMode::from_chess960(self.chess960),
             relaxed: self.relaxed,
@@ -612,8 +616,8 @@ impl PerftreeArgs {
             Some(depth) => depth,
             None => {
                 let text = words.next().unwrap_or_default();
-                text.parse().ok().filter(|d| *d <= perft::perft::MAX_DEPTH).ok_or_else(|| {
-                    format!("bad depth {text:?}: a number of plies, at most {}", perft::perft::MAX_DEPTH)
+                text.parse().ok().filter(|d| *d <= perft::counting::MAX_DEPTH).ok_or_else(|| {
+                    format!("bad depth {text:?}: a number of plies, at most {}", perft::counting::MAX_DEPTH)
                 })?
             }
         };

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::bench::{bench_positions, bench_set_version, run_bench, BenchPosition};
-use perft::perft::{with_threads, Mode};
+use perft::counting::{with_threads, Mode};
 use perft::report::{BenchReport, BenchTotal, ReportHeader};
 use perft::suite::parse_suite;
 

@@ -7,8 +7,8 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use perft::bisect::{bisect, BisectStep, Bisection};
 use perft::check::{run_check, CheckEvent, CheckOptions, CheckOutcome, ExpectedFrom};
+use perft::counting::{with_threads, Mode};
 use perft::engine::{split_name, Engine, EnginePosition, EngineSpec};
-use perft::perft::{with_threads, Mode};
 use perft::report::{CheckReport, CheckResult, CheckSummary, CheckedEngine, ReportHeader, SuiteSettings};
 use perft::suite::SuitePlan;
 
@@ -120,7 +120,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     let plan = SuitePlan::new(suite_files(&args.files), options);
     // Our counts (references, bisections) run on the global pool, from
     // every engine job's thread.
-    let _ = perft::perft::pool_builder(threads).build_global();
+    let _ = perft::counting::pool_builder(threads).build_global();
     let engine_options = output::engine_options(None, args.handshake_timeout)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use perft::board::{CastlingMode, FenOptions};
-use perft::perft::with_threads;
+use perft::counting::with_threads;
 use perft::report::write_atomic;
 use perft::suite::{label, load_suite_file};
 

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
+use perft::counting::{KeySet, PerftTable, MAX_THREADS};
 use perft::engine::{AnswerFormat, EngineOptions};
-use perft::perft::{KeySet, PerftTable, MAX_THREADS};
 use perft::report;
 use serde::Serialize;
 
@@ -326,7 +326,7 @@ pub fn warn_if_absurd(board: &Board, depth: u32, threads: usize, hashed: bool) -
     if depth < 8 {
         return false;
     }
-    let perft::perft::Estimate { nodes, counted, seconds } = perft::perft::estimate_nodes(board, depth);
+    let perft::counting::Estimate { nodes, counted, seconds } = perft::counting::estimate_nodes(board, depth);
     // The estimate's own counts run on one thread; assume the others help
     // fully (optimistic) and ignore the table (pessimistic).
     let speed = counted as f64 / seconds.max(1e-6) * threads.max(1) as f64;

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 use perft::board::{Board, FenOptions};
-use perft::perft::{divide_parallel, with_threads, Mode};
+use perft::counting::{divide_parallel, with_threads, Mode};
 
 use super::EXIT_OK;
 

@@ -7,8 +7,8 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
-use perft::perft::journal::{count_journaled, plan_tasks, Divide, Journal, JournalHeader};
-use perft::perft::{divide_with_progress, perft_stats, with_threads, CountOptions, KeySet, Mode};
+use perft::counting::journal::{count_journaled, plan_tasks, Divide, Journal, JournalHeader};
+use perft::counting::{divide_with_progress, perft_stats, with_threads, CountOptions, KeySet, Mode};
 use perft::report::{nodes_per_second, DivideEntry, HashInfo, ReportHeader, RunReport};
 
 use super::args::RunArgs;

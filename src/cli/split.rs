@@ -4,9 +4,9 @@
 use std::io::Write;
 
 use anyhow::{Context, Result};
+use perft::counting::with_threads;
 use perft::distributed::plan::{self, SplitRequest, BYTES_PER_POSITION};
 use perft::distributed::DistError;
-use perft::perft::with_threads;
 
 use super::args::SplitArgs;
 use super::{interrupted_status, output, EXIT_OK, INTERRUPTED};

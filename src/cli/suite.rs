@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-use perft::perft::{with_threads, KeySet, Mode};
+use perft::counting::{with_threads, KeySet, Mode};
 use perft::report::{HashInfo, ReportHeader, SuiteReport, SuiteResult, SuiteSettings};
 use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOutcome, SuitePlan};
 

@@ -5,7 +5,9 @@ use std::io::{BufRead, Write};
 
 use anyhow::Result;
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
-use perft::perft::{divide_with_progress, thread_pool, CountOptions, KeySet, Mode, PerftTable, MAX_THREADS};
+use perft::counting::{
+    divide_with_progress, thread_pool, CountOptions, KeySet, Mode, PerftTable, MAX_THREADS,
+};
 
 use super::{output, EXIT_OK};
 
@@ -188,13 +190,13 @@ pub fn uci() -> Result<u8> {
                     "info string error: not counting, the last position command failed ({})",
                     engine.position_error.as_deref().unwrap_or_default()
                 )?,
-                (Some(&"perft"), Some(depth)) if depth <= perft::perft::MAX_DEPTH => {
+                (Some(&"perft"), Some(depth)) if depth <= perft::counting::MAX_DEPTH => {
                     engine.perft(depth, &mut out)?
                 }
                 (Some(&"perft"), Some(depth)) => writeln!(
                     out,
                     "info string depth {depth} is beyond the {} plies supported",
-                    perft::perft::MAX_DEPTH
+                    perft::counting::MAX_DEPTH
                 )?,
                 _ => writeln!(out, "info string only `go perft N` is supported")?,
             },

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::{Checksum, DistError, Keys, UnitIndex, FORMAT};
-use crate::perft::journal::read_records;
+use crate::counting::journal::read_records;
 use crate::report::ToolInfo;
 
 /// What a unit journal belongs to.

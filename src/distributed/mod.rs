@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::perft::KeySet;
+use crate::counting::KeySet;
 
 pub mod journal;
 pub mod merge;
@@ -319,7 +319,7 @@ pub enum DistError {
     BadKeys(String),
     /// The hash table could not be made.
     #[error("--hash")]
-    Table(#[from] crate::perft::hash::TableError),
+    Table(#[from] crate::counting::hash::TableError),
     /// The worker threads could not be started.
     #[error("cannot start the worker threads")]
     Threads(#[from] rayon::ThreadPoolBuildError),

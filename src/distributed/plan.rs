@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 use super::packed::{BuildPackedHasher, CastlingLetters, PackedPosition};
 use super::{Checksum, Count, DistError, UnitIndex, FORMAT, MANIFEST, RESULTS_DIR, UNITS_DIR};
 use crate::board::{Board, CastlingMode, FenOptions};
-use crate::perft::perft_parallel;
-use crate::perft::Mode;
+use crate::counting::perft_parallel;
+use crate::counting::Mode;
 use crate::report::ToolInfo;
 
 /// Memory one position takes while splitting, with some margin: ply 6 of

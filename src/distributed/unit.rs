@@ -12,8 +12,8 @@ use super::journal::{JournalId, UnitJournal};
 use super::plan::{Plan, UnitEntry};
 use super::{Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES, OFFSET_VARIABLE};
 use crate::board::Board;
-use crate::perft::journal::count_resumable;
-use crate::perft::{perft_with, with_threads, CountOptions, Mode, PerftTable};
+use crate::counting::journal::count_resumable;
+use crate::counting::{perft_with, with_threads, CountOptions, Mode, PerftTable};
 use crate::report::ToolInfo;
 
 /// What one unit counted: written to `results/unit-NNNNNN.kK.json`.

@@ -35,7 +35,7 @@ pub struct HashInfo {
 
 impl HashInfo {
     /// How `table`, asked for with `megabytes`, was used so far.
-    pub fn of(table: &crate::perft::PerftTable, megabytes: u64) -> Self {
+    pub fn of(table: &crate::counting::PerftTable, megabytes: u64) -> Self {
         let (probes, hits) = table.probes_and_hits();
         HashInfo { megabytes, entries: table.entries(), fill: table.fill(), probes, hits, verified: None }
     }
@@ -105,7 +105,7 @@ pub struct RunReport {
     /// With `--stats`: the extended statistics of each depth (the divide is
     /// then empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stats: Vec<crate::perft::DepthStats>,
+    pub stats: Vec<crate::counting::DepthStats>,
     /// A signal stopped the run: `nodes` and `divide` hold only the root
     /// moves that finished.
     #[serde(default)]

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::parse::{LineError, ParsedSuite};
 use crate::board::{Board, FenOptions};
-use crate::perft::{perft_with, CountOptions, Mode};
+use crate::counting::{perft_with, CountOptions, Mode};
 
 /// A position with our counts at depths 1 to n.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use std::fmt;
 use crate::board::truncate_chars;
 
 /// Deepest depth a suite line may ask for.
-pub const MAX_SUITE_DEPTH: u32 = crate::perft::MAX_DEPTH;
+pub const MAX_SUITE_DEPTH: u32 = crate::counting::MAX_DEPTH;
 /// Longest line accepted, in bytes.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
 /// At most this many unreadable lines are listed per file; the others are

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::parse::{parse_suite, ParsedSuite, MAX_LISTED_ERRORS};
 use crate::board::{Board, CastlingMode, FenOptions};
-use crate::perft::{divide_with_progress, perft_with, CountOptions, KeySet, Mode, PerftTable};
+use crate::counting::{divide_with_progress, perft_with, CountOptions, KeySet, Mode, PerftTable};
 use crate::report::{DivideEntry, SuiteError, SuiteResult, SuiteSummary};
 
 /// Largest suite file read, in bytes.

@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use perft_core::board::Board;
-//! use perft_core::perft::{perft, Mode};
+//! use perft_core::counting::{perft, Mode};
 //!
 //! let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 //! let mut board = Board::from_fen(kiwipete)?;
@@ -26,7 +26,7 @@
 //!
 //! ```
 //! use perft_core::board::Board;
-//! use perft_core::perft::{perft_parallel, with_threads, Mode};
+//! use perft_core::counting::{perft_parallel, with_threads, Mode};
 //!
 //! let board = Board::startpos();
 //! let nodes = with_threads(2, || perft_parallel(&board, 4, Mode::Bulk))?;
@@ -44,8 +44,8 @@
 
 pub mod attacks;
 pub mod board;
+pub mod counting;
 pub mod movegen;
-pub mod perft;
 pub mod types;
 
 pub use board::{Board, CastlingMode, FenError, FenOptions, PositionError};

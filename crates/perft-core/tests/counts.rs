@@ -3,7 +3,7 @@
 //! counting entry point.
 
 use perft_core::board::{Board, CastlingMode, FenOptions};
-use perft_core::perft::{divide, perft, perft_parallel, with_threads, Mode};
+use perft_core::counting::{divide, perft, perft_parallel, with_threads, Mode};
 
 /// (FEN, counts at depths 1, 2, ...), as published.
 const PUBLISHED: [(&str, &[u128]); 6] = [

@@ -1,6 +1,6 @@
 //! Perft counting (from `perft-core`) and the checkpoint journal of
 //! resumable runs.
 
-pub use perft_core::perft::*;
+pub use perft_core::counting::*;
 
 pub mod journal;

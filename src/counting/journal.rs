@@ -30,8 +30,8 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::board::Board;
+use crate::counting::{perft_with, CountOptions, Mode};
 use crate::movegen::MoveList;
-use crate::perft::{perft_with, CountOptions, Mode};
 use crate::types::Move;
 
 const MAGIC: &str = "perft-journal 1";
@@ -456,7 +456,7 @@ mod tests {
                 for &m in path {
                     b.make(m);
                 }
-                crate::perft::perft(&mut b, 1, Mode::Bulk)
+                crate::counting::perft(&mut b, 1, Mode::Bulk)
             })
             .sum();
         assert_eq!(total, 400);
