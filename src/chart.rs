@@ -345,7 +345,7 @@ fn bench_table(reports: &[BenchReport]) -> String {
             escape(&r.header.tool.git_commit),
             escape(&r.header.machine.cpu),
             r.threads,
-            escape(&r.mode),
+            r.mode,
             r.total.nodes_per_second / 1e6
         ));
     }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bisect::{bisect, Bisection};
+use crate::bisect::{bisect, Bisection, Tag};
 use crate::counting::{perft_with, CountOptions, Mode};
 use crate::engine::{Engine, EngineError, EnginePosition};
 use crate::report::{CheckResult, CheckSummary, SuiteError};
@@ -107,13 +107,13 @@ impl CheckOutcome {
 
 /// Wrong counts per tag of the position they were bisected to (each
 /// bisection counted once, however many depths of its position failed).
-fn failures_by_tag(results: &[CheckResult]) -> BTreeMap<String, usize> {
-    let mut by_tag: BTreeMap<String, usize> = BTreeMap::new();
+fn failures_by_tag(results: &[CheckResult]) -> BTreeMap<Tag, usize> {
+    let mut by_tag: BTreeMap<Tag, usize> = BTreeMap::new();
     for bisection in
         results.iter().filter(|r| !r.ok && r.error.is_none()).filter_map(|r| r.bisection.as_ref())
     {
         for tag in &bisection.tags {
-            *by_tag.entry(tag.name().to_string()).or_default() += 1;
+            *by_tag.entry(*tag).or_default() += 1;
         }
     }
     by_tag

@@ -124,7 +124,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
             bench_set: set_name,
             bench_set_version: version,
             threads: args.threads,
-            mode: mode.name().into(),
+            mode,
             repeat: args.repeat,
             warmup: "one pass over all positions one ply shallower".into(),
             positions: entries,

@@ -217,8 +217,7 @@ fn print_summary(out: &mut dyn Write, name: &str, summary: &CheckSummary, interr
         if interrupted { " (interrupted)" } else { "" }
     )?;
     if !summary.failures_by_tag.is_empty() {
-        let tags: Vec<String> =
-            summary.failures_by_tag.iter().map(|(t, n)| format!("{} {n}", t.replace('_', " "))).collect();
+        let tags: Vec<String> = summary.failures_by_tag.iter().map(|(tag, n)| format!("{tag} {n}")).collect();
         writeln!(out, "failing positions by what they exercise: {}", tags.join(", "))?;
     }
     Ok(())

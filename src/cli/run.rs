@@ -9,7 +9,7 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
 use perft::counting::journal::{count_journaled, plan_tasks, Divide, Journal, JournalHeader};
 use perft::counting::{divide_with_progress, perft_stats, with_threads, CountOptions, KeySet, Mode};
-use perft::report::{nodes_per_second, DivideEntry, HashInfo, ReportHeader, RunReport};
+use perft::report::{nodes_per_second, DivideEntry, HashInfo, ReportHeader, RunMode, RunReport};
 
 use super::args::RunArgs;
 use super::output::{self, ReportTarget};
@@ -153,7 +153,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
             .collect(),
         hash,
         interrupted,
-        ..report_of(&args, &board, mode.name(), threads, nodes, seconds)
+        ..report_of(&args, &board, mode.into(), threads, nodes, seconds)
     };
 
     if !finished {
@@ -227,8 +227,10 @@ fn run_stats(
         writeln!(out, "interrupted after {seconds:.1} s; statistics are only complete at the end")?;
         if let Some(target) = target {
             // Nothing finished: the report only says the run was stopped.
-            let report =
-                RunReport { interrupted: true, ..report_of(args, board, "stats", threads, 0, seconds) };
+            let report = RunReport {
+                interrupted: true,
+                ..report_of(args, board, RunMode::Stats, threads, 0, seconds)
+            };
             target.write(&report, out)?;
         }
         return Ok(interrupted_status());
@@ -282,7 +284,7 @@ fn run_stats(
         let report = RunReport {
             nodes_per_second: nodes_per_second(made, seconds),
             stats,
-            ..report_of(args, board, "stats", threads, nodes, seconds)
+            ..report_of(args, board, RunMode::Stats, threads, nodes, seconds)
         };
         let mut sink = std::io::sink();
         target.write(&report, if args.quiet { &mut sink } else { out })?;
@@ -295,7 +297,7 @@ fn run_stats(
 fn report_of(
     args: &RunArgs,
     board: &Board,
-    mode: &str,
+    mode: RunMode,
     threads: usize,
     nodes: u128,
     seconds: f64,
@@ -308,7 +310,7 @@ fn report_of(
         moves: args.position.moves.clone(),
         chess960: board.is_chess960(),
         depth: args.depth,
-        mode: mode.to_string(),
+        mode,
         threads,
         nodes,
         seconds,

@@ -182,7 +182,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         let report = SuiteReport {
             header: ReportHeader::of::<SuiteReport>(),
             threads,
-            mode: mode.name().to_string(),
+            mode,
             settings: SuiteSettings::from(&options),
             results: outcome.results,
             errors: outcome.errors,

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::counting::Mode;
+
 use super::ReportHeader;
 
 /// Minimum, median and maximum of repeated measurements, in seconds.
@@ -72,8 +74,8 @@ pub struct BenchReport {
     pub bench_set_version: String,
     /// Worker threads.
     pub threads: usize,
-    /// `bulk` or `full`.
-    pub mode: String,
+    /// How leaves were counted.
+    pub mode: Mode,
     /// Timed rounds.
     pub repeat: usize,
     /// What ran before timing.

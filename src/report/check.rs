@@ -72,7 +72,7 @@ pub struct CheckSummary {
     /// Checks not run (limits, or after `--fail-fast` stopped the run).
     pub skipped: usize,
     /// Failed checks per tag of the faulty position.
-    pub failures_by_tag: std::collections::BTreeMap<String, usize>,
+    pub failures_by_tag: std::collections::BTreeMap<crate::bisect::Tag, usize>,
     /// Wall time of the whole run.
     pub seconds: f64,
 }

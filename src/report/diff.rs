@@ -121,7 +121,7 @@ pub struct SpeedSettings<'a> {
     /// The machine measured on.
     pub machine: &'a MachineInfo,
     /// `bulk`, `full`, or `compare` for engine races.
-    pub mode: &'a str,
+    pub mode: &'static str,
     /// Threads used.
     pub threads: usize,
 }
@@ -185,8 +185,8 @@ pub enum DiffError {
 /// What must match for `report`'s speeds to compare with another's.
 fn speed_settings(report: &AnyReport) -> Result<SpeedSettings<'_>, &'static str> {
     let (header, mode, threads) = match report {
-        AnyReport::Bench(r) => (&r.header, r.mode.as_str(), r.threads),
-        AnyReport::Suite(r) => (&r.header, r.mode.as_str(), r.threads),
+        AnyReport::Bench(r) => (&r.header, r.mode.name(), r.threads),
+        AnyReport::Suite(r) => (&r.header, r.mode.name(), r.threads),
         AnyReport::Compare(r) => (&r.header, "compare", r.threads),
         other => return Err(other.kind()),
     };
@@ -499,7 +499,7 @@ mod tests {
             bench_set: String::new(),
             bench_set_version: String::new(),
             threads: 1,
-            mode: "compare".into(),
+            mode: crate::counting::Mode::Bulk,
             repeat: 1,
             warmup: String::new(),
             positions: Vec::new(),

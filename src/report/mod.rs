@@ -232,7 +232,7 @@ mod tests {
             moves: Vec::new(),
             chess960: false,
             depth: 15,
-            mode: "bulk".into(),
+            mode: RunMode::Bulk,
             threads: 1,
             nodes: 2_015_099_950_053_364_471_960,
             seconds: 1.0,
@@ -258,5 +258,20 @@ mod tests {
         let unknown = AnyReport::from_json(r#"{"kind": "weather"}"#).unwrap_err();
         assert_eq!(unknown.to_string(), r#"a "weather" report, a kind perft does not know"#);
         assert!(matches!(AnyReport::from_json("{}"), Err(ReadReportError::UnknownKind(k)) if k.is_empty()));
+    }
+
+    #[test]
+    fn modes_are_written_by_name_and_unknown_modes_refused() {
+        let mut run = sample_run();
+        for (mode, name) in [(RunMode::Bulk, "bulk"), (RunMode::Full, "full"), (RunMode::Stats, "stats")] {
+            run.mode = mode;
+            let text = serde_json::to_string(&run).unwrap();
+            assert!(text.contains(&format!(r#""mode":"{name}""#)), "{text}");
+            assert_eq!(from_json::<RunReport>(&text).unwrap().mode, mode);
+        }
+        assert_eq!(RunMode::from(crate::counting::Mode::Full), RunMode::Full);
+        let text = serde_json::to_string(&run).unwrap().replace(r#""mode":"stats""#, r#""mode":"turbo""#);
+        let error = AnyReport::from_json(&text).unwrap_err().to_string();
+        assert!(error.contains("turbo"), "{error}");
     }
 }

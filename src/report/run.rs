@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::counting::Mode;
+
 use super::ReportHeader;
 
 /// One root move's count.
@@ -69,6 +71,28 @@ impl std::fmt::Display for HashInfo {
     }
 }
 
+/// How a run counted: one of the counting modes, or extended statistics
+/// (`--stats`, every node made). Written `"bulk"`, `"full"` or `"stats"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunMode {
+    /// The last ply counted by set sizes.
+    Bulk,
+    /// Every leaf made and unmade.
+    Full,
+    /// Extended statistics.
+    Stats,
+}
+
+impl From<Mode> for RunMode {
+    fn from(mode: Mode) -> Self {
+        match mode {
+            Mode::Bulk => RunMode::Bulk,
+            Mode::Full => RunMode::Full,
+        }
+    }
+}
+
 /// Report of `perft run`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
@@ -87,8 +111,8 @@ pub struct RunReport {
     pub chess960: bool,
     /// Plies counted.
     pub depth: u32,
-    /// `bulk` (last ply counted, not made) or `full` (every leaf made).
-    pub mode: String,
+    /// How the nodes were counted.
+    pub mode: RunMode,
     /// Worker threads.
     pub threads: usize,
     /// Leaf nodes.

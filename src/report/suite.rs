@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::counting::Mode;
+
 use super::{DivideEntry, HashInfo, ReportHeader};
 
 /// One check of a suite: a position at one depth.
@@ -99,8 +101,8 @@ pub struct SuiteReport {
     pub header: ReportHeader,
     /// Worker threads.
     pub threads: usize,
-    /// `bulk` or `full`.
-    pub mode: String,
+    /// How leaves were counted.
+    pub mode: Mode,
     /// Options of the run.
     pub settings: SuiteSettings,
     /// Every check run, in file and line order.

@@ -71,8 +71,9 @@ pub struct Estimate {
     pub seconds: f64,
 }
 
-/// How leaves are counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// How leaves are counted; written `"bulk"` or `"full"` in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// The last ply is counted by set sizes, never made ("bulk counting").
     #[default]
@@ -89,6 +90,12 @@ impl Mode {
             Mode::Bulk => "bulk",
             Mode::Full => "full",
         }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
