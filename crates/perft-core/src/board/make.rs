@@ -3,7 +3,126 @@
 use super::zobrist::{self, ZobristKeys};
 use super::{king_destination, rook_destination, Board, HistoryEntry};
 use crate::attacks::pawn_attacks;
-use crate::types::{Move, MoveKind, Piece, PieceKind, Square};
+use crate::types::{CastlingRights, Color, Move, MoveKind, Piece, PieceKind, Square};
+
+/// One change a move makes to the pieces.
+#[derive(Clone, Copy)]
+enum Change {
+    /// A piece taken off a square.
+    Off(Piece, Square),
+    /// An enemy piece captured on a square.
+    Capture(Piece, Square),
+    /// A piece put on an empty square.
+    On(Piece, Square),
+    /// A piece moved from a square to an empty one.
+    Slide(Piece, Square, Square),
+}
+
+impl Change {
+    /// The change of a Zobrist key in `keys`.
+    #[inline(always)]
+    fn key(self, keys: &ZobristKeys) -> u64 {
+        match self {
+            Change::Off(piece, sq) | Change::Capture(piece, sq) | Change::On(piece, sq) => {
+                keys.piece(piece, sq)
+            }
+            Change::Slide(piece, from, to) => keys.piece(piece, from) ^ keys.piece(piece, to),
+        }
+    }
+}
+
+/// What is done with each change of a move.
+trait ApplyChange {
+    /// The piece on `sq` before the move.
+    fn occupant(&self, sq: Square) -> Option<Piece>;
+    fn apply(&mut self, change: Change);
+}
+
+/// Changes a key only.
+struct KeyChanges<'a> {
+    board: &'a Board,
+    keys: &'a ZobristKeys,
+    key: u64,
+}
+
+impl ApplyChange for KeyChanges<'_> {
+    #[inline(always)]
+    fn occupant(&self, sq: Square) -> Option<Piece> {
+        self.board.mailbox[sq as usize]
+    }
+    #[inline(always)]
+    fn apply(&mut self, change: Change) {
+        self.key ^= change.key(self.keys);
+    }
+}
+
+/// Changes the board and its key, and keeps what was captured.
+struct BoardChanges<'b> {
+    board: &'b mut Board,
+    key: u64,
+    captured: Option<Piece>,
+}
+
+impl ApplyChange for BoardChanges<'_> {
+    #[inline(always)]
+    fn occupant(&self, sq: Square) -> Option<Piece> {
+        self.board.mailbox[sq as usize]
+    }
+    #[inline(always)]
+    fn apply(&mut self, change: Change) {
+        self.key ^= change.key(&zobrist::PRIMARY);
+        match change {
+            Change::Off(piece, sq) => self.board.remove_piece(piece, sq),
+            Change::Capture(piece, sq) => {
+                self.board.remove_piece(piece, sq);
+                self.captured = Some(piece);
+            }
+            Change::On(piece, sq) => self.board.put_piece(piece, sq),
+            Change::Slide(piece, from, to) => self.board.move_piece(piece, from, to),
+        }
+    }
+}
+
+/// Hands `target` the changes of `mv`, a legal move of `piece` by `us`, in
+/// order: the one description of what a move does to
+/// the pieces, for [`Board::make`] and [`Board::key_after_with`] (a trait
+/// with inlined methods, not a closure, so both stay one inlined block). Pieces
+/// leave before any arrives (Chess960 castling squares may overlap).
+#[inline(always)]
+fn changes(mv: Move, us: Color, piece: Piece, target: &mut impl ApplyChange) {
+    let (from, to) = (mv.from(), mv.to());
+    match mv.kind() {
+        MoveKind::Normal => {
+            if let Some(victim) = target.occupant(to) {
+                target.apply(Change::Capture(victim, to));
+            }
+            target.apply(Change::Slide(piece, from, to));
+        }
+        MoveKind::DoublePush => target.apply(Change::Slide(piece, from, to)),
+        MoveKind::EnPassant => {
+            target.apply(Change::Capture(Piece::new(!us, PieceKind::Pawn), to.xor(8)));
+            target.apply(Change::Slide(piece, from, to));
+        }
+        MoveKind::Castle => {
+            let side = mv.castling_side();
+            let rook = Piece::new(us, PieceKind::Rook);
+            target.apply(Change::Off(piece, from));
+            target.apply(Change::Off(rook, to));
+            target.apply(Change::On(piece, king_destination(us, side)));
+            target.apply(Change::On(rook, rook_destination(us, side)));
+        }
+        MoveKind::PromoteKnight
+        | MoveKind::PromoteBishop
+        | MoveKind::PromoteRook
+        | MoveKind::PromoteQueen => {
+            if let Some(victim) = target.occupant(to) {
+                target.apply(Change::Capture(victim, to));
+            }
+            target.apply(Change::Off(piece, from));
+            target.apply(Change::On(Piece::new(us, promoted_kind(mv)), to));
+        }
+    }
+}
 
 impl Board {
     /// Plays `mv`, which must be legal in this position (as produced by this
@@ -17,92 +136,24 @@ impl Board {
     pub fn make(&mut self, mv: Move) {
         let keys = &zobrist::PRIMARY;
         let us = self.side_to_move;
-        let them = !us;
-        let from = mv.from();
-        let to = mv.to();
+        let (from, to) = (mv.from(), mv.to());
         let piece = self.mailbox[from as usize].expect("make: no piece on the from square");
 
         let saved = self.state;
         let mut state = saved;
-        state.key ^= keys.side_flip();
-        if let Some(ep) = state.en_passant.take() {
-            state.key ^= keys.en_passant(ep.file());
-        }
-        state.rule50 = state.rule50.saturating_add(1);
+        let key = self.key_before_changes(keys, saved.key);
+        let mut making = BoardChanges { board: self, key, captured: None };
+        changes(mv, us, piece, &mut making);
+        let BoardChanges { key, captured, .. } = making;
+        (state.key, state.castling) = self.castling_after(from, to, keys, key);
+        state.en_passant = None;
+        state.rule50 = if captured.is_some() || piece.kind() == PieceKind::Pawn {
+            0
+        } else {
+            state.rule50.saturating_add(1)
+        };
 
-        let mut captured = None;
-        match mv.kind() {
-            MoveKind::Normal => {
-                if let Some(victim) = self.mailbox[to as usize] {
-                    self.remove_piece(victim, to);
-                    state.key ^= keys.piece(victim, to);
-                    state.rule50 = 0;
-                    captured = Some(victim);
-                }
-                self.move_piece(piece, from, to);
-                state.key ^= keys.piece(piece, from) ^ keys.piece(piece, to);
-                if piece.kind() == PieceKind::Pawn {
-                    state.rule50 = 0;
-                }
-            }
-            MoveKind::DoublePush => {
-                self.move_piece(piece, from, to);
-                state.key ^= keys.piece(piece, from) ^ keys.piece(piece, to);
-                state.rule50 = 0;
-            }
-            MoveKind::EnPassant => {
-                let victim_square = to.xor(8);
-                let victim = Piece::new(them, PieceKind::Pawn);
-                self.remove_piece(victim, victim_square);
-                self.move_piece(piece, from, to);
-                state.key ^=
-                    keys.piece(victim, victim_square) ^ keys.piece(piece, from) ^ keys.piece(piece, to);
-                state.rule50 = 0;
-                captured = Some(victim);
-            }
-            MoveKind::Castle => {
-                let side = mv.castling_side();
-                let king_to = king_destination(us, side);
-                let rook_to = rook_destination(us, side);
-                let rook = Piece::new(us, PieceKind::Rook);
-                // Remove both before placing either: in Chess960 the squares
-                // may overlap.
-                self.remove_piece(piece, from);
-                self.remove_piece(rook, to);
-                self.put_piece(piece, king_to);
-                self.put_piece(rook, rook_to);
-                state.key ^= keys.piece(piece, from)
-                    ^ keys.piece(piece, king_to)
-                    ^ keys.piece(rook, to)
-                    ^ keys.piece(rook, rook_to);
-            }
-            MoveKind::PromoteKnight
-            | MoveKind::PromoteBishop
-            | MoveKind::PromoteRook
-            | MoveKind::PromoteQueen => {
-                if let Some(victim) = self.mailbox[to as usize] {
-                    self.remove_piece(victim, to);
-                    state.key ^= keys.piece(victim, to);
-                    captured = Some(victim);
-                }
-                let promoted = Piece::new(us, promoted_kind(mv));
-                self.remove_piece(piece, from);
-                self.put_piece(promoted, to);
-                state.key ^= keys.piece(piece, from) ^ keys.piece(promoted, to);
-                state.rule50 = 0;
-            }
-        }
-
-        if !state.castling.is_empty() {
-            let lost = self.castling.lost[from as usize].union(self.castling.lost[to as usize]);
-            let rights = state.castling.without(lost);
-            if rights != state.castling {
-                state.key ^= keys.castling(state.castling) ^ keys.castling(rights);
-                state.castling = rights;
-            }
-        }
-
-        self.side_to_move = them;
+        self.side_to_move = !us;
 
         if mv.kind() == MoveKind::DoublePush {
             let ep = Square::from_bits_masked((from as u32 + to as u32) / 2);
@@ -130,56 +181,50 @@ impl Board {
     #[inline]
     pub fn key_after_with(&self, mv: Move, keys: &ZobristKeys, key: u64) -> Option<u64> {
         let us = self.side_to_move;
-        let from = mv.from();
-        let to = mv.to();
-        let piece = self.mailbox[from as usize]?;
-        let mut key = key ^ keys.side_flip();
-        if let Some(ep) = self.state.en_passant {
-            key ^= keys.en_passant(ep.file());
-        }
-        match mv.kind() {
-            MoveKind::Normal => {
-                if let Some(victim) = self.mailbox[to as usize] {
-                    key ^= keys.piece(victim, to);
-                }
-                key ^= keys.piece(piece, from) ^ keys.piece(piece, to);
-            }
-            MoveKind::DoublePush => {
-                let ep = Square::from_bits_masked((from as u32 + to as u32) / 2);
-                if (pawn_attacks(us, ep) & self.colored(!us, PieceKind::Pawn)).any() {
-                    return None;
-                }
-                key ^= keys.piece(piece, from) ^ keys.piece(piece, to);
-            }
-            MoveKind::EnPassant => {
-                let victim = Piece::new(!us, PieceKind::Pawn);
-                key ^= keys.piece(victim, to.xor(8)) ^ keys.piece(piece, from) ^ keys.piece(piece, to);
-            }
-            MoveKind::Castle => {
-                let side = mv.castling_side();
-                let rook = Piece::new(us, PieceKind::Rook);
-                key ^= keys.piece(piece, from)
-                    ^ keys.piece(piece, king_destination(us, side))
-                    ^ keys.piece(rook, to)
-                    ^ keys.piece(rook, rook_destination(us, side));
-            }
-            MoveKind::PromoteKnight
-            | MoveKind::PromoteBishop
-            | MoveKind::PromoteRook
-            | MoveKind::PromoteQueen => {
-                if let Some(victim) = self.mailbox[to as usize] {
-                    key ^= keys.piece(victim, to);
-                }
-                key ^= keys.piece(piece, from) ^ keys.piece(Piece::new(us, promoted_kind(mv)), to);
+        let piece = self.mailbox[mv.from() as usize]?;
+        if mv.kind() == MoveKind::DoublePush {
+            let ep = Square::from_bits_masked((mv.from() as u32 + mv.to() as u32) / 2);
+            if (pawn_attacks(us, ep) & self.colored(!us, PieceKind::Pawn)).any() {
+                return None;
             }
         }
+        let mut keying = KeyChanges { board: self, keys, key: self.key_before_changes(keys, key) };
+        changes(mv, us, piece, &mut keying);
+        Some(self.castling_after(mv.from(), mv.to(), keys, keying.key).0)
+    }
+
+    /// `key` (this position's, in `keys`) with the other side to move and
+    /// the en-passant square gone: what every move changes.
+    #[inline(always)]
+    fn key_before_changes(&self, keys: &ZobristKeys, key: u64) -> u64 {
+        let key = key ^ keys.side_flip();
+        match self.state.en_passant {
+            Some(ep) => key ^ keys.en_passant(ep.file()),
+            None => key,
+        }
+    }
+
+    /// The castling rights left after a move from `from` to `to` (a king or
+    /// rook leaving its square, a rook captured on its square), and `key`
+    /// changed for them.
+    #[inline(always)]
+    fn castling_after(
+        &self,
+        from: Square,
+        to: Square,
+        keys: &ZobristKeys,
+        key: u64,
+    ) -> (u64, CastlingRights) {
         let rights = self.state.castling;
-        if !rights.is_empty() {
-            let left =
-                rights.without(self.castling.lost[from as usize].union(self.castling.lost[to as usize]));
-            key ^= keys.castling(rights) ^ keys.castling(left);
+        if rights.is_empty() {
+            return (key, rights);
         }
-        Some(key)
+        let left = rights.without(self.castling.lost[from as usize].union(self.castling.lost[to as usize]));
+        if left == rights {
+            (key, rights)
+        } else {
+            (key ^ keys.castling(rights) ^ keys.castling(left), left)
+        }
     }
 
     /// Takes back the last move made, restoring the saved state; returns the
