@@ -214,13 +214,26 @@ mod tests {
     fn rates_and_hash_lines() {
         assert_eq!(nodes_per_second(300, 1.5), 200.0);
         assert_eq!(nodes_per_second(300, 0.0), 0.0);
-        let mut hash =
-            HashInfo { megabytes: 16, entries: 1 << 20, fill: 0.25, probes: 8, hits: 2, verified: None };
+        let mut hash = HashInfo {
+            megabytes: 16,
+            table_megabytes: None,
+            entries: 1 << 20,
+            fill: 0.25,
+            probes: 8,
+            hits: 2,
+            verified: None,
+        };
         assert_eq!(hash.hit_rate(), 0.25);
         assert_eq!(hash.to_string(), "hash 16 MB: 25% full, 25.0% of 8 probes hit");
         hash.verified = Some(true);
         assert!(hash.to_string().ends_with("probes hit, verified with a second key set"));
         assert_eq!(HashInfo { probes: 0, hits: 0, ..hash }.hit_rate(), 0.0);
+        // A table made smaller than asked (a power of two buckets) says so.
+        let table = crate::counting::PerftTable::new(3, crate::counting::KeySet::Primary).unwrap();
+        let made = HashInfo::of(&table, 3);
+        assert_eq!(made.table_megabytes, Some(2));
+        assert!(made.to_string().starts_with("hash 2 MB (3 asked): "), "{made}");
+        assert!(HashInfo::of(&table, 2).to_string().starts_with("hash 2 MB: "));
     }
 
     /// A run report with a count past 2^64.

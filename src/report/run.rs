@@ -21,6 +21,10 @@ pub struct DivideEntry {
 pub struct HashInfo {
     /// Size asked for, in MiB.
     pub megabytes: u64,
+    /// Size of the table made, in MiB: the size asked for rounded down to a
+    /// power of two buckets (absent in reports before it was written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_megabytes: Option<u64>,
     /// Entries the table holds.
     pub entries: u64,
     /// Fraction of entries in use at the end (sampled).
@@ -39,7 +43,15 @@ impl HashInfo {
     /// How `table`, asked for with `megabytes`, was used so far.
     pub fn of(table: &crate::counting::PerftTable, megabytes: u64) -> Self {
         let (probes, hits) = table.probes_and_hits();
-        HashInfo { megabytes, entries: table.entries(), fill: table.fill(), probes, hits, verified: None }
+        HashInfo {
+            megabytes,
+            table_megabytes: Some(table.bytes() >> 20),
+            entries: table.entries(),
+            fill: table.fill(),
+            probes,
+            hits,
+            verified: None,
+        }
     }
 
     /// The fraction of probes that hit (0 without probes).
@@ -53,13 +65,17 @@ impl HashInfo {
 }
 
 /// `hash 256 MB: 40% full, 53.3% of 22100000 probes hit`, and `, verified
-/// with a second key set` when it was.
+/// with a second key set` when it was; a table smaller than asked for is
+/// written `hash 8192 MB (10000 asked)`.
 impl std::fmt::Display for HashInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.table_megabytes {
+            Some(made) if made != self.megabytes => write!(f, "hash {made} MB ({} asked)", self.megabytes)?,
+            _ => write!(f, "hash {} MB", self.megabytes)?,
+        }
         write!(
             f,
-            "hash {} MB: {:.0}% full, {:.1}% of {} probes hit",
-            self.megabytes,
+            ": {:.0}% full, {:.1}% of {} probes hit",
             self.fill * 100.0,
             self.hit_rate() * 100.0,
             self.probes
