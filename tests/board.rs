@@ -263,6 +263,35 @@ fn double_fischer_random_castling_is_chess960_only() {
 }
 
 #[test]
+fn pins_checkers_and_attackers() {
+    use perft::Bitboard;
+    let squares = |list: &[Square]| list.iter().fold(Bitboard::EMPTY, |bb, &sq| bb.with(sq));
+    // The knight on d2 is pinned by the bishop on b4 and the rook on e3 by
+    // the queen on e7; the bishop on g3 is not (the rook on h4 is on no line
+    // through the king).
+    let b = board("4k3/4q3/8/8/1b5r/4R1B1/3N4/4K3 w - - 0 1");
+    assert_eq!(b.pinned(), squares(&[Square::D2, Square::E3]));
+    assert!(b.checkers().is_empty());
+    // Two of ours between: no pin.
+    let b = board("4k3/4q3/8/8/8/4R3/4N3/4K3 w - - 0 1");
+    assert!(b.pinned().is_empty());
+    // In check from the queen: a checker, not a pin.
+    let b = board("4k3/4q3/8/8/8/8/8/4K3 w - - 0 1");
+    assert_eq!(b.checkers(), squares(&[Square::E7]));
+    assert!(b.pinned().is_empty());
+    // Attackers of e4 by each side, with and without the blocker on e2.
+    let b = board("7k/8/5n2/3p4/8/2B5/4R3/4K3 w - - 0 1");
+    assert_eq!(b.attackers(Square::E4, Color::Black, b.occupied()), squares(&[Square::F6, Square::D5]));
+    assert_eq!(b.attackers(Square::E4, Color::White, b.occupied()), squares(&[Square::E2]));
+    let without_rook = b.occupied().without(Square::E2);
+    assert_eq!(b.attackers(Square::E1, Color::Black, without_rook), Bitboard::EMPTY);
+    assert_eq!(
+        b.attackers(Square::D2, Color::White, b.occupied()),
+        squares(&[Square::C3, Square::E2, Square::E1])
+    );
+}
+
+#[test]
 fn checkmate_and_stalemate() {
     let mut fools = Board::startpos();
     play(&mut fools, "f2f3 e7e5 g2g4 d8h4");

@@ -15,7 +15,7 @@ pub mod zobrist;
 
 use core::fmt;
 
-use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::attacks::pawn_attacks;
 use crate::movegen::Position;
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, Piece, PieceKind, Rank, Square};
 pub(crate) use castling::{king_destination, rook_destination, CastlingConfig};
@@ -240,14 +240,7 @@ impl Board {
     /// Pieces of `by` that attack `sq` when `occupied` holds the blockers.
     #[inline]
     pub fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
-        let rooks = self.by_kind[PieceKind::Rook as usize] | self.by_kind[PieceKind::Queen as usize];
-        let bishops = self.by_kind[PieceKind::Bishop as usize] | self.by_kind[PieceKind::Queen as usize];
-        ((knight_attacks(sq) & self.by_kind[PieceKind::Knight as usize])
-            | (king_attacks(sq) & self.by_kind[PieceKind::King as usize])
-            | (pawn_attacks(!by, sq) & self.by_kind[PieceKind::Pawn as usize])
-            | (rook_attacks(sq, occupied) & rooks)
-            | (bishop_attacks(sq, occupied) & bishops))
-            & self.by_color[by as usize]
+        Position::attackers(self, sq, by, occupied)
     }
 
     /// Pieces giving check to the side to move.
@@ -261,21 +254,8 @@ impl Board {
     /// would expose the king).
     pub fn pinned(&self) -> Bitboard {
         let us = self.side_to_move;
-        let king = self.king(us);
-        let ours = self.color(us);
-        let theirs = self.color(!us);
-        let queens = self.pieces(PieceKind::Queen);
-        let straight = (self.pieces(PieceKind::Rook) | queens) & theirs;
-        let diagonal = (self.pieces(PieceKind::Bishop) | queens) & theirs;
-        let snipers = (rook_attacks(king, theirs) & straight) | (bishop_attacks(king, theirs) & diagonal);
-        let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = crate::attacks::between(king, sniper) & ours;
-            if blockers.count() == 1 {
-                pinned |= blockers;
-            }
-        }
-        pinned
+        let lines = self.checkers_and_pins(us, self.king(us));
+        (lines.pinned_straight | lines.pinned_diagonal) & self.color(us)
     }
 
     /// Whether the side to move is in check.

@@ -48,6 +48,57 @@ pub(crate) trait Position {
         self.pieces(kind) & self.color(color)
     }
 
+    /// Pieces of `by` that attack `sq` when `occupied` holds the blockers.
+    #[inline(always)]
+    fn attackers(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        let queens = self.pieces(PieceKind::Queen);
+        ((knight_attacks(sq) & self.pieces(PieceKind::Knight))
+            | (king_attacks(sq) & self.pieces(PieceKind::King))
+            | (pawn_attacks(!by, sq) & self.pieces(PieceKind::Pawn))
+            | (rook_attacks(sq, occupied) & (self.pieces(PieceKind::Rook) | queens))
+            | (bishop_attacks(sq, occupied) & (self.pieces(PieceKind::Bishop) | queens)))
+            & self.color(by)
+    }
+
+    /// The pieces checking `us` (whose king is on `king`) and the rays of
+    /// its pinned pieces. Looking from the king with only their pieces as
+    /// blockers finds every slider that checks or pins: the squares between
+    /// decide which (none of ours: check; exactly one: pin).
+    #[inline(always)]
+    fn checkers_and_pins(&self, us: Color, king: Square) -> KingLines {
+        let ours = self.color(us);
+        let theirs = self.color(!us);
+        let queens = self.pieces(PieceKind::Queen);
+        let their_straight = (self.pieces(PieceKind::Rook) | queens) & theirs;
+        let their_diagonal = (self.pieces(PieceKind::Bishop) | queens) & theirs;
+        let mut lines = KingLines {
+            checkers: ((knight_attacks(king) & self.pieces(PieceKind::Knight))
+                | (pawn_attacks(us, king) & self.pieces(PieceKind::Pawn)))
+                & theirs,
+            pinned_straight: Bitboard::EMPTY,
+            pinned_diagonal: Bitboard::EMPTY,
+        };
+        for slider in rook_attacks(king, theirs) & their_straight {
+            let ray = between(king, slider);
+            let blockers = ray & ours;
+            if blockers.is_empty() {
+                lines.checkers |= slider;
+            } else if !blockers.more_than_one() {
+                lines.pinned_straight |= ray.with(slider);
+            }
+        }
+        for slider in bishop_attacks(king, theirs) & their_diagonal {
+            let ray = between(king, slider);
+            let blockers = ray & ours;
+            if blockers.is_empty() {
+                lines.checkers |= slider;
+            } else if !blockers.more_than_one() {
+                lines.pinned_diagonal |= ray.with(slider);
+            }
+        }
+        lines
+    }
+
     /// Whether the pawn on `capturer` may take en passant onto `ep` without
     /// leaving its king attacked (the captured pawn leaves the rank too).
     #[inline]
@@ -69,6 +120,17 @@ pub(crate) trait Position {
             && (rook_attacks(king, occupied) & straight).is_empty()
             && (bishop_attacks(king, occupied) & diagonal).is_empty()
     }
+}
+
+/// What the enemy does to a king's lines.
+pub(crate) struct KingLines {
+    /// Pieces giving check.
+    pub(crate) checkers: Bitboard,
+    /// Rook-like pin rays: from the king (excluded) to the pinning slider
+    /// (included), each holding one pinned piece.
+    pub(crate) pinned_straight: Bitboard,
+    /// Bishop-like pin rays, the same way.
+    pub(crate) pinned_diagonal: Bitboard,
 }
 
 impl Position for Board {
@@ -282,42 +344,12 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
     let their_straight = (board.pieces(PieceKind::Rook) | queens) & theirs;
     let their_king = board.pieces(PieceKind::King) & theirs;
 
-    // Checkers and pins. Looking from our king with only their pieces as
-    // blockers finds every slider that checks or pins: the squares between
-    // decide which (none of ours: check; exactly one: pin).
-    let mut checkers = (knight_attacks(king) & their_knights) | (pawn_attacks(us, king) & their_pawns);
-    let mut pinned_straight = Bitboard::EMPTY;
-    let mut pinned_diagonal = Bitboard::EMPTY;
-    for slider in rook_attacks(king, theirs) & their_straight {
-        let ray = between(king, slider);
-        let blockers = ray & ours;
-        if blockers.is_empty() {
-            checkers |= slider;
-        } else if !blockers.more_than_one() {
-            pinned_straight |= ray.with(slider);
-        }
-    }
-    for slider in bishop_attacks(king, theirs) & their_diagonal {
-        let ray = between(king, slider);
-        let blockers = ray & ours;
-        if blockers.is_empty() {
-            checkers |= slider;
-        } else if !blockers.more_than_one() {
-            pinned_diagonal |= ray.with(slider);
-        }
-    }
+    let KingLines { checkers, pinned_straight, pinned_diagonal } = board.checkers_and_pins(us, king);
 
     // King moves: squares not attacked once the king has left its square
     // (so it cannot step back along a checking line). The enemy attacks are
     // gathered once, over the squares that matter: the king's targets and,
     // when castling may be possible, the king's castling paths.
-    let attacked = |sq: Square, occupied: Bitboard| -> bool {
-        (knight_attacks(sq) & their_knights).any()
-            || (pawn_attacks(us, sq) & their_pawns).any()
-            || (king_attacks(sq) & their_king).any()
-            || (bishop_attacks(sq, occupied) & their_diagonal).any()
-            || (rook_attacks(sq, occupied) & their_straight).any()
-    };
     let without_king = occupied.without(king);
     // Castling candidates: a right held, not in check, the squares between
     // empty. Only their paths need the danger map.
@@ -461,7 +493,8 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
                 let king_to = king_destination(us, side);
                 let rook_to = rook_destination(us, side);
                 let after = occupied ^ king.bitboard() ^ rook.bitboard() ^ rook_to.bitboard();
-                (path.without(king_to) & danger).is_empty() && !attacked(king_to, after)
+                (path.without(king_to) & danger).is_empty()
+                    && board.attackers(king_to, them, after).is_empty()
             };
             if legal {
                 sink.castle(king, rook);
