@@ -337,32 +337,19 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
     let occupied = ours | theirs;
     let king = board.colored(us, PieceKind::King).lsb();
 
-    let queens = board.pieces(PieceKind::Queen);
-    let their_pawns = board.pieces(PieceKind::Pawn) & theirs;
-    let their_knights = board.pieces(PieceKind::Knight) & theirs;
-    let their_diagonal = (board.pieces(PieceKind::Bishop) | queens) & theirs;
-    let their_straight = (board.pieces(PieceKind::Rook) | queens) & theirs;
-    let their_king = board.pieces(PieceKind::King) & theirs;
-
-    let KingLines { checkers, pinned_straight, pinned_diagonal } = board.checkers_and_pins(us, king);
+    let lines = board.checkers_and_pins(us, king);
+    let KingLines { checkers, pinned_straight, pinned_diagonal } = lines;
 
     // King moves: squares not attacked once the king has left its square
     // (so it cannot step back along a checking line). The enemy attacks are
     // gathered once, over the squares that matter: the king's targets and,
-    // when castling may be possible, the king's castling paths.
-    let without_king = occupied.without(king);
-    // Castling candidates: a right held, not in check, the squares between
-    // empty. Only their paths need the danger map.
+    // when castling may be possible (a right held, not in check, the squares
+    // between empty), the king's castling paths.
     let mut castling_paths = Bitboard::EMPTY;
-    let rights = board.castling_rights();
-    let config = board.castling_config();
-    let candidate = |side: CastlingSide| {
-        rights.has(us, side) && (occupied & config.empty[us as usize][side as usize]).is_empty()
-    };
-    if rights.any_of(us) && checkers.is_empty() {
+    if board.castling_rights().any_of(us) && checkers.is_empty() {
         for side in CastlingSide::ALL {
-            if candidate(side) {
-                castling_paths |= config.king_path[us as usize][side as usize];
+            if castling_candidate(board, us, side) {
+                castling_paths |= board.castling_config().king_path[us as usize][side as usize];
             }
         }
     }
@@ -370,23 +357,7 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
     let zone = king_targets | castling_paths;
     let mut danger = Bitboard::EMPTY;
     if zone.any() {
-        danger = forward_west::<WHITE>(their_pawns, true)
-            | forward_east::<WHITE>(their_pawns, true)
-            | king_attacks(their_king.lsb());
-        for knight in their_knights {
-            danger |= knight_attacks(knight);
-        }
-        // Only sliders whose empty-board rays reach the zone can matter.
-        for slider in their_diagonal {
-            if (bishop_rays(slider) & zone).any() {
-                danger |= bishop_attacks(slider, without_king);
-            }
-        }
-        for slider in their_straight {
-            if (rook_rays(slider) & zone).any() {
-                danger |= rook_attacks(slider, without_king);
-            }
-        }
+        danger = danger_map::<P, WHITE>(board, zone, occupied.without(king));
         king_targets = king_targets - danger;
     }
     if checkers.more_than_one() {
@@ -400,6 +371,95 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
     let target = check_mask - ours;
     let pinned = pinned_straight | pinned_diagonal;
 
+    generate_pawns::<P, S, WHITE>(board, sink, &lines, check_mask);
+
+    for from in board.colored(us, PieceKind::Knight) - pinned {
+        sink.piece(PieceKind::Knight, from, knight_attacks(from) & target);
+    }
+    let bishops = board.colored(us, PieceKind::Bishop);
+    let rooks = board.colored(us, PieceKind::Rook);
+    let our_queens = board.colored(us, PieceKind::Queen);
+    for from in bishops - pinned {
+        sink.piece(PieceKind::Bishop, from, bishop_attacks(from, occupied) & target);
+    }
+    for from in rooks - pinned {
+        sink.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
+    }
+    for from in our_queens - pinned {
+        sink.piece(PieceKind::Queen, from, queen_attacks(from, occupied) & target);
+    }
+    // Pinned sliders move along their pin ray only (rare: a separate loop
+    // keeps the common loops free of pin tests).
+    if (pinned & ours).any() {
+        for from in (bishops | our_queens) & pinned_diagonal {
+            let kind = if bishops.has(from) { PieceKind::Bishop } else { PieceKind::Queen };
+            sink.piece(kind, from, bishop_attacks(from, occupied) & target & pinned_diagonal);
+        }
+        for from in (rooks | our_queens) & pinned_straight {
+            let kind = if rooks.has(from) { PieceKind::Rook } else { PieceKind::Queen };
+            sink.piece(kind, from, rook_attacks(from, occupied) & target & pinned_straight);
+        }
+    }
+
+    sink.piece(PieceKind::King, king, king_targets);
+
+    if castling_paths.any() {
+        generate_castling::<P, S, WHITE>(board, sink, danger);
+    }
+}
+
+/// Whether `us` may castle on `side` as far as rights and empty squares go
+/// (not yet whether the king passes attacked squares).
+#[inline(always)]
+fn castling_candidate<P: Position>(board: &P, us: Color, side: CastlingSide) -> bool {
+    let occupied = board.color(Color::White) | board.color(Color::Black);
+    board.castling_rights().has(us, side)
+        && (occupied & board.castling_config().empty[us as usize][side as usize]).is_empty()
+}
+
+/// The squares of `zone` and around it that the enemy of `WHITE` attacks
+/// with `occupied` as blockers (our king already lifted off).
+#[inline(always)]
+fn danger_map<P: Position, const WHITE: bool>(board: &P, zone: Bitboard, occupied: Bitboard) -> Bitboard {
+    let them = if WHITE { Color::Black } else { Color::White };
+    let theirs = board.color(them);
+    let queens = board.pieces(PieceKind::Queen);
+    let their_pawns = board.pieces(PieceKind::Pawn) & theirs;
+    let mut danger = forward_west::<WHITE>(their_pawns, true)
+        | forward_east::<WHITE>(their_pawns, true)
+        | king_attacks(board.colored(them, PieceKind::King).lsb());
+    for knight in board.pieces(PieceKind::Knight) & theirs {
+        danger |= knight_attacks(knight);
+    }
+    // Only sliders whose empty-board rays reach the zone can matter.
+    for slider in (board.pieces(PieceKind::Bishop) | queens) & theirs {
+        if (bishop_rays(slider) & zone).any() {
+            danger |= bishop_attacks(slider, occupied);
+        }
+    }
+    for slider in (board.pieces(PieceKind::Rook) | queens) & theirs {
+        if (rook_rays(slider) & zone).any() {
+            danger |= rook_attacks(slider, occupied);
+        }
+    }
+    danger
+}
+
+/// The pawn moves of `WHITE`, en passant included, given the king's
+/// `lines` and the squares that answer a check (`check_mask`).
+#[inline(always)]
+fn generate_pawns<P: Position, S: Sink, const WHITE: bool>(
+    board: &P,
+    sink: &mut S,
+    lines: &KingLines,
+    check_mask: Bitboard,
+) {
+    let us = if WHITE { Color::White } else { Color::Black };
+    let them = !us;
+    let theirs = board.color(them);
+    let occupied = board.color(us) | theirs;
+    let KingLines { pinned_straight, pinned_diagonal, .. } = *lines;
+    let pinned = pinned_straight | pinned_diagonal;
     // Pawns, set-wise. A pawn pinned along a file may still push, one
     // pinned along a diagonal may still capture along it; the pin rays all
     // start at the king, so moving inside their union keeps a pinned pawn on
@@ -441,64 +501,41 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
             }
         }
     }
+}
 
-    for from in board.colored(us, PieceKind::Knight) - pinned {
-        sink.piece(PieceKind::Knight, from, knight_attacks(from) & target);
-    }
-    let bishops = board.colored(us, PieceKind::Bishop);
-    let rooks = board.colored(us, PieceKind::Rook);
-    let our_queens = queens & ours;
-    for from in bishops - pinned {
-        sink.piece(PieceKind::Bishop, from, bishop_attacks(from, occupied) & target);
-    }
-    for from in rooks - pinned {
-        sink.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
-    }
-    for from in our_queens - pinned {
-        sink.piece(PieceKind::Queen, from, queen_attacks(from, occupied) & target);
-    }
-    // Pinned sliders move along their pin ray only (rare: a separate loop
-    // keeps the common loops free of pin tests).
-    if (pinned & ours).any() {
-        for from in (bishops | our_queens) & pinned_diagonal {
-            let kind = if bishops.has(from) { PieceKind::Bishop } else { PieceKind::Queen };
-            sink.piece(kind, from, bishop_attacks(from, occupied) & target & pinned_diagonal);
+/// The castling moves of `WHITE`, whose king is not in check, given the
+/// enemy's attacks on the king's paths (`danger`).
+#[inline(always)]
+fn generate_castling<P: Position, S: Sink, const WHITE: bool>(board: &P, sink: &mut S, danger: Bitboard) {
+    let us = if WHITE { Color::White } else { Color::Black };
+    let them = !us;
+    let occupied = board.color(us) | board.color(them);
+    let king = board.colored(us, PieceKind::King).lsb();
+    let config = board.castling_config();
+    for side in CastlingSide::ALL {
+        if !castling_candidate(board, us, side) {
+            continue;
         }
-        for from in (rooks | our_queens) & pinned_straight {
-            let kind = if rooks.has(from) { PieceKind::Rook } else { PieceKind::Queen };
-            sink.piece(kind, from, rook_attacks(from, occupied) & target & pinned_straight);
-        }
-    }
-
-    sink.piece(PieceKind::King, king, king_targets);
-
-    if castling_paths.any() {
-        for side in CastlingSide::ALL {
-            if !candidate(side) {
-                continue;
-            }
-            let path = config.king_path[us as usize][side as usize];
-            let rook = config.rook[us as usize][side as usize];
-            let legal = if !board.is_chess960() {
-                // In standard chess the danger map (the king lifted off its
-                // square) is exact for the whole path, landing square
-                // included: a slider that could see the landing square only
-                // through the king's or the rook's start square would give
-                // check now, and castling is not allowed in check.
-                (path & danger).is_empty()
-            } else {
-                // In Chess960 the rook's start square can shadow the king's
-                // landing square, so that square is tested with both pieces
-                // moved.
-                let king_to = king_destination(us, side);
-                let rook_to = rook_destination(us, side);
-                let after = occupied ^ king.bitboard() ^ rook.bitboard() ^ rook_to.bitboard();
-                (path.without(king_to) & danger).is_empty()
-                    && board.attackers(king_to, them, after).is_empty()
-            };
-            if legal {
-                sink.castle(king, rook);
-            }
+        let path = config.king_path[us as usize][side as usize];
+        let rook = config.rook[us as usize][side as usize];
+        let legal = if !board.is_chess960() {
+            // In standard chess the danger map (the king lifted off its
+            // square) is exact for the whole path, landing square
+            // included: a slider that could see the landing square only
+            // through the king's or the rook's start square would give
+            // check now, and castling is not allowed in check.
+            (path & danger).is_empty()
+        } else {
+            // In Chess960 the rook's start square can shadow the king's
+            // landing square, so that square is tested with both pieces
+            // moved.
+            let king_to = king_destination(us, side);
+            let rook_to = rook_destination(us, side);
+            let after = occupied ^ king.bitboard() ^ rook.bitboard() ^ rook_to.bitboard();
+            (path.without(king_to) & danger).is_empty() && board.attackers(king_to, them, after).is_empty()
+        };
+        if legal {
+            sink.castle(king, rook);
         }
     }
 }
