@@ -241,9 +241,57 @@ pub(crate) fn board_from_setup(setup: &Setup, options: FenOptions) -> Result<Boa
 
     // Castling.
     let (rights, needs_960) = resolve_castling(&board, setup, &mut problems);
-    let chess960 = match options.castling {
+    let chess960 = castling_mode_problems(&board, &rights, needs_960, options.castling, &mut problems);
+
+    // Checks and the en-passant square.
+    let en_passant = check_and_en_passant_problems(&board, setup.en_passant, &mut problems);
+
+    for color in Color::ALL {
+        if too_much_material(&board, color) {
+            problems.push(Problem::TooMuchMaterial(color));
+        }
+    }
+
+    problems.retain(|p| !(options.relaxed && p.is_relaxable()));
+    if !problems.is_empty() {
+        return Err(PositionError::new(problems));
+    }
+
+    let mut castling = CastlingRights::NONE;
+    let mut rook = [[Square::H1, Square::A1], [Square::H8, Square::A8]];
+    for right in &rights {
+        castling = castling.union(CastlingRights::single(right.color, right.side));
+        rook[right.color as usize][right.side as usize] = right.rook;
+    }
+    board.castling =
+        CastlingConfig::new(castling, rook, [board.king(Color::White), board.king(Color::Black)]);
+    board.chess960 = chess960;
+    board.state = State {
+        key: 0,
+        rule50: setup.halfmove_clock,
+        castling,
+        en_passant: en_passant.filter(|&ep| board.any_legal_ep_capture(ep)),
+    };
+    board.start_ply = 2 * (u64::from(setup.fullmove_number) - 1) + u64::from(us == Color::Black);
+    board.state.key = board.key_with(&zobrist::PRIMARY);
+    debug_assert_eq!(board.check_consistency(), Ok(()));
+    Ok(board)
+}
+
+/// Problems with castling rights `rights` under `mode` (standard rights
+/// need standard king and rook squares; Chess960 kings cannot stand on a
+/// corner file); returns whether the board follows Chess960 rules
+/// (`needs_960`: the rights can only be Chess960 ones).
+fn castling_mode_problems(
+    board: &Board,
+    rights: &[ResolvedRight],
+    needs_960: bool,
+    mode: CastlingMode,
+    problems: &mut Vec<Problem>,
+) -> bool {
+    let chess960 = match mode {
         CastlingMode::Standard => {
-            for right in &rights {
+            for right in rights {
                 if let Err(problem) =
                     check_standard_castling(right.color, right.side, board.king(right.color), right.rook)
                 {
@@ -262,7 +310,7 @@ pub(crate) fn board_from_setup(setup: &Setup, options: FenOptions) -> Result<Boa
         CastlingMode::Detect => needs_960,
     };
     if chess960 {
-        for right in &rights {
+        for right in rights {
             let file = board.king(right.color).file();
             if file == File::A || file == File::H {
                 problems.push(Problem::ImpossibleCastling(format!(
@@ -276,12 +324,23 @@ pub(crate) fn board_from_setup(setup: &Setup, options: FenOptions) -> Result<Boa
         // The two sides' kings and rooks need not share files: in
         // double-Fischer-random chess each side has its own setup.
     }
+    chess960
+}
 
-    // Checks and the en-passant square.
+/// Problems with the checks on the side to move and with the en-passant
+/// square the FEN gives (`en_passant_square`); returns that square if it is
+/// consistent with the position.
+fn check_and_en_passant_problems(
+    board: &Board,
+    en_passant_square: Option<Square>,
+    problems: &mut Vec<Problem>,
+) -> Option<Square> {
+    let us = board.side_to_move();
+    let occupied = board.occupied();
     let our_king = board.king(us);
     let checkers = board.attackers(our_king, !us, occupied);
     let mut en_passant = None;
-    if let Some(ep) = setup.en_passant {
+    if let Some(ep) = en_passant_square {
         let pushed_to = ep.xor(8);
         let pushed_from = ep.xor(24);
         let their_pawn = Piece::new(!us, PieceKind::Pawn);
@@ -329,35 +388,5 @@ pub(crate) fn board_from_setup(setup: &Setup, options: FenOptions) -> Result<Boa
     if (checkers & steppers).more_than_one() {
         problems.push(Problem::ImpossibleCheck("two pawns or knights give check at once"));
     }
-
-    for color in Color::ALL {
-        if too_much_material(&board, color) {
-            problems.push(Problem::TooMuchMaterial(color));
-        }
-    }
-
-    problems.retain(|p| !(options.relaxed && p.is_relaxable()));
-    if !problems.is_empty() {
-        return Err(PositionError::new(problems));
-    }
-
-    let mut castling = CastlingRights::NONE;
-    let mut rook = [[Square::H1, Square::A1], [Square::H8, Square::A8]];
-    for right in &rights {
-        castling = castling.union(CastlingRights::single(right.color, right.side));
-        rook[right.color as usize][right.side as usize] = right.rook;
-    }
-    board.castling =
-        CastlingConfig::new(castling, rook, [board.king(Color::White), board.king(Color::Black)]);
-    board.chess960 = chess960;
-    board.state = State {
-        key: 0,
-        rule50: setup.halfmove_clock,
-        castling,
-        en_passant: en_passant.filter(|&ep| board.any_legal_ep_capture(ep)),
-    };
-    board.start_ply = 2 * (u64::from(setup.fullmove_number) - 1) + u64::from(us == Color::Black);
-    board.state.key = board.key_with(&zobrist::PRIMARY);
-    debug_assert_eq!(board.check_consistency(), Ok(()));
-    Ok(board)
+    en_passant
 }
