@@ -78,24 +78,10 @@ pub(crate) trait Position {
             pinned_straight: Bitboard::EMPTY,
             pinned_diagonal: Bitboard::EMPTY,
         };
-        for slider in rook_attacks(king, theirs) & their_straight {
-            let ray = between(king, slider);
-            let blockers = ray & ours;
-            if blockers.is_empty() {
-                lines.checkers |= slider;
-            } else if !blockers.more_than_one() {
-                lines.pinned_straight |= ray.with(slider);
-            }
-        }
-        for slider in bishop_attacks(king, theirs) & their_diagonal {
-            let ray = between(king, slider);
-            let blockers = ray & ours;
-            if blockers.is_empty() {
-                lines.checkers |= slider;
-            } else if !blockers.more_than_one() {
-                lines.pinned_diagonal |= ray.with(slider);
-            }
-        }
+        let seen_straight = rook_attacks(king, theirs) & their_straight;
+        sort_sliders(king, seen_straight, ours, &mut lines.checkers, &mut lines.pinned_straight);
+        let seen_diagonal = bishop_attacks(king, theirs) & their_diagonal;
+        sort_sliders(king, seen_diagonal, ours, &mut lines.checkers, &mut lines.pinned_diagonal);
         lines
     }
 
@@ -119,6 +105,22 @@ pub(crate) trait Position {
         other.is_empty()
             && (rook_attacks(king, occupied) & straight).is_empty()
             && (bishop_attacks(king, occupied) & diagonal).is_empty()
+    }
+}
+
+/// Sorts the enemy sliders `seen` on lines through `king` into `checkers`
+/// (none of `ours` between) and pin rays (exactly one between; the ray from
+/// the king to the slider, slider included, is added to `pins`).
+#[inline(always)]
+fn sort_sliders(king: Square, seen: Bitboard, ours: Bitboard, checkers: &mut Bitboard, pins: &mut Bitboard) {
+    for slider in seen {
+        let ray = between(king, slider);
+        let blockers = ray & ours;
+        if blockers.is_empty() {
+            *checkers |= slider;
+        } else if !blockers.more_than_one() {
+            *pins |= ray.with(slider);
+        }
     }
 }
 
