@@ -224,29 +224,41 @@ fn leaves<const WHITE: bool>(position: &Compact) -> u64 {
 /// and counted. Not inlined, so the recursion has one frame per ply.
 #[inline(never)]
 fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
-    let mut descend = Descend::<WHITE> { parent: position, depth: depth - 1, nodes: 0 };
-    generate_for::<_, _, WHITE>(position, &mut descend);
-    descend.nodes
+    if depth == 2 {
+        // The children are counted by `leaves`: no depth test per child.
+        let mut descend = Descend::<WHITE, true> { parent: position, depth: 1, nodes: 0 };
+        generate_for::<_, _, WHITE>(position, &mut descend);
+        descend.nodes
+    } else {
+        let mut descend = Descend::<WHITE, false> { parent: position, depth: depth - 1, nodes: 0 };
+        generate_for::<_, _, WHITE>(position, &mut descend);
+        descend.nodes
+    }
 }
 
-/// Makes each move it is handed and counts the child's subtree.
-struct Descend<'p, 'a, const WHITE: bool> {
+/// Makes each move it is handed and counts the child's subtree (`LAST`:
+/// its legal moves, the child being one ply above the leaves).
+struct Descend<'p, 'a, const WHITE: bool, const LAST: bool> {
     parent: &'p Compact<'a>,
     /// Plies below each child.
     depth: u32,
     nodes: u64,
 }
 
-impl<const WHITE: bool> Descend<'_, '_, WHITE> {
+impl<const WHITE: bool, const LAST: bool> Descend<'_, '_, WHITE, LAST> {
     #[inline(always)]
     fn child(&mut self, child: &Compact) {
         // The other side moves next: the other instance of the recursion.
-        self.nodes +=
-            if WHITE { subtree::<false>(child, self.depth) } else { subtree::<true>(child, self.depth) };
+        self.nodes += match (WHITE, LAST) {
+            (true, true) => leaves::<false>(child),
+            (false, true) => leaves::<true>(child),
+            (true, false) => subtree::<false>(child, self.depth),
+            (false, false) => subtree::<true>(child, self.depth),
+        };
     }
 }
 
-impl<const WHITE: bool> Sink for Descend<'_, '_, WHITE> {
+impl<const WHITE: bool, const LAST: bool> Sink for Descend<'_, '_, WHITE, LAST> {
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, to: Bitboard) {
         let theirs = self.parent.by_color[sides::<WHITE>().1 as usize];
