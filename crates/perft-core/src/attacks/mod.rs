@@ -5,6 +5,8 @@
 //! magic multiplication everywhere else, or everywhere when the `magic` cargo
 //! feature is on. [`SLIDER_BACKEND`] says which one this build uses.
 
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+pub(crate) mod fill;
 mod leapers;
 pub mod magic;
 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]

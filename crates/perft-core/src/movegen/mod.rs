@@ -16,8 +16,7 @@ mod sets;
 use arrayvec::ArrayVec;
 
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
-    rook_attacks, rook_rays,
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square};
@@ -221,6 +220,29 @@ pub(crate) trait Sink {
     fn castle(&mut self, king: Square, rook: Square);
     /// The pawn on `from` may capture en passant onto `to`.
     fn en_passant(&mut self, from: Square, to: Square);
+
+    /// The unpinned `bishops`, `rooks` and `queens` may move to the squares
+    /// of `target` they attack with `occupied` as blockers. By default each
+    /// is handed to [`Sink::piece`], bishops first, then rooks, then queens.
+    #[inline(always)]
+    fn sliders(
+        &mut self,
+        bishops: Bitboard,
+        rooks: Bitboard,
+        queens: Bitboard,
+        occupied: Bitboard,
+        target: Bitboard,
+    ) {
+        for from in bishops {
+            self.piece(PieceKind::Bishop, from, bishop_attacks(from, occupied) & target);
+        }
+        for from in rooks {
+            self.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
+        }
+        for from in queens {
+            self.piece(PieceKind::Queen, from, queen_attacks(from, occupied) & target);
+        }
+    }
 }
 
 /// Counts moves: a popcount per set.
@@ -243,6 +265,33 @@ impl Sink for Counter {
     #[inline(always)]
     fn en_passant(&mut self, _: Square, _: Square) {
         self.0 += 1;
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn sliders(
+        &mut self,
+        bishops: Bitboard,
+        rooks: Bitboard,
+        queens: Bitboard,
+        occupied: Bitboard,
+        target: Bitboard,
+    ) {
+        // Two or more sliders: counted by fills, one direction at a time,
+        // with no table read and no branch per slider.
+        if (bishops | rooks | queens).more_than_one() {
+            self.0 +=
+                crate::attacks::fill::slider_move_count(rooks | queens, bishops | queens, occupied, target);
+        } else if let Some(from) = (bishops | rooks | queens).first() {
+            // A queen's straight and diagonal targets never overlap.
+            let mut attacks = Bitboard::EMPTY;
+            if (rooks | queens).has(from) {
+                attacks |= rook_attacks(from, occupied);
+            }
+            if (bishops | queens).has(from) {
+                attacks |= bishop_attacks(from, occupied);
+            }
+            self.0 += u64::from((attacks & target).count());
+        }
     }
 }
 
@@ -381,15 +430,7 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
     let bishops = board.colored(us, PieceKind::Bishop);
     let rooks = board.colored(us, PieceKind::Rook);
     let our_queens = board.colored(us, PieceKind::Queen);
-    for from in bishops - pinned {
-        sink.piece(PieceKind::Bishop, from, bishop_attacks(from, occupied) & target);
-    }
-    for from in rooks - pinned {
-        sink.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
-    }
-    for from in our_queens - pinned {
-        sink.piece(PieceKind::Queen, from, queen_attacks(from, occupied) & target);
-    }
+    sink.sliders(bishops - pinned, rooks - pinned, our_queens - pinned, occupied, target);
     // Pinned sliders move along their pin ray only (rare: a separate loop
     // keeps the common loops free of pin tests).
     if (pinned & ours).any() {
@@ -433,14 +474,48 @@ fn danger_map<P: Position, const WHITE: bool>(board: &P, zone: Bitboard, occupie
     for knight in board.pieces(PieceKind::Knight) & theirs {
         danger |= knight_attacks(knight);
     }
-    // Only sliders whose empty-board rays reach the zone can matter.
-    for slider in (board.pieces(PieceKind::Bishop) | queens) & theirs {
-        if (bishop_rays(slider) & zone).any() {
+    let diagonal = (board.pieces(PieceKind::Bishop) | queens) & theirs;
+    let straight = (board.pieces(PieceKind::Rook) | queens) & theirs;
+    danger | slider_danger(straight, diagonal, zone, occupied)
+}
+
+/// The squares of `zone` attacked by the rook-like sliders on `straight`
+/// and the bishop-like ones on `diagonal` (queens in both), `occupied`
+/// holding the blockers; outside `zone` the answer may say more or less.
+/// With AVX2, two or more sliders are filled at once (no table read and no
+/// branch per slider) and a lone slider is looked up.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+fn slider_danger(straight: Bitboard, diagonal: Bitboard, _zone: Bitboard, occupied: Bitboard) -> Bitboard {
+    let sliders = straight | diagonal;
+    if sliders.more_than_one() {
+        return crate::attacks::fill::slider_attacks(straight, diagonal, occupied);
+    }
+    let mut danger = Bitboard::EMPTY;
+    if let Some(slider) = sliders.first() {
+        if straight.has(slider) {
+            danger |= rook_attacks(slider, occupied);
+        }
+        if diagonal.has(slider) {
             danger |= bishop_attacks(slider, occupied);
         }
     }
-    for slider in (board.pieces(PieceKind::Rook) | queens) & theirs {
-        if (rook_rays(slider) & zone).any() {
+    danger
+}
+
+/// As above; without AVX2, only the sliders whose empty-board rays reach
+/// `zone` are looked up.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+#[inline(always)]
+fn slider_danger(straight: Bitboard, diagonal: Bitboard, zone: Bitboard, occupied: Bitboard) -> Bitboard {
+    let mut danger = Bitboard::EMPTY;
+    for slider in diagonal {
+        if (crate::attacks::bishop_rays(slider) & zone).any() {
+            danger |= bishop_attacks(slider, occupied);
+        }
+    }
+    for slider in straight {
+        if (crate::attacks::rook_rays(slider) & zone).any() {
             danger |= rook_attacks(slider, occupied);
         }
     }
