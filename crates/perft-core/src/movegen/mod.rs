@@ -483,31 +483,33 @@ fn danger_map<P: Position, const WHITE: bool>(board: &P, zone: Bitboard, occupie
 /// and the bishop-like ones on `diagonal` (queens in both), `occupied`
 /// holding the blockers; outside `zone` the answer may say more or less.
 /// With AVX2, two or more sliders are filled at once (no table read and no
-/// branch per slider) and a lone slider is looked up.
+/// branch per slider).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
-fn slider_danger(straight: Bitboard, diagonal: Bitboard, _zone: Bitboard, occupied: Bitboard) -> Bitboard {
-    let sliders = straight | diagonal;
-    if sliders.more_than_one() {
-        return crate::attacks::fill::slider_attacks(straight, diagonal, occupied);
+fn slider_danger(straight: Bitboard, diagonal: Bitboard, zone: Bitboard, occupied: Bitboard) -> Bitboard {
+    if (straight | diagonal).more_than_one() {
+        crate::attacks::fill::slider_attacks(straight, diagonal, occupied)
+    } else {
+        slider_danger_by_lookups(straight, diagonal, zone, occupied)
     }
-    let mut danger = Bitboard::EMPTY;
-    if let Some(slider) = sliders.first() {
-        if straight.has(slider) {
-            danger |= rook_attacks(slider, occupied);
-        }
-        if diagonal.has(slider) {
-            danger |= bishop_attacks(slider, occupied);
-        }
-    }
-    danger
 }
 
-/// As above; without AVX2, only the sliders whose empty-board rays reach
-/// `zone` are looked up.
+/// As above, without AVX2.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
 #[inline(always)]
 fn slider_danger(straight: Bitboard, diagonal: Bitboard, zone: Bitboard, occupied: Bitboard) -> Bitboard {
+    slider_danger_by_lookups(straight, diagonal, zone, occupied)
+}
+
+/// As [`slider_danger`], by a lookup for each slider whose empty-board rays
+/// reach `zone`.
+#[inline(always)]
+fn slider_danger_by_lookups(
+    straight: Bitboard,
+    diagonal: Bitboard,
+    zone: Bitboard,
+    occupied: Bitboard,
+) -> Bitboard {
     let mut danger = Bitboard::EMPTY;
     for slider in diagonal {
         if (crate::attacks::bishop_rays(slider) & zone).any() {
