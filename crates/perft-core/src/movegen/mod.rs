@@ -221,27 +221,35 @@ pub(crate) trait Sink {
     /// The pawn on `from` may capture en passant onto `to`.
     fn en_passant(&mut self, from: Square, to: Square);
 
-    /// The unpinned `bishops`, `rooks` and `queens` may move to the squares
-    /// of `target` they attack with `occupied` as blockers. By default each
-    /// is handed to [`Sink::piece`], bishops first, then rooks, then queens.
+    /// The unpinned `sliders` may move to the squares of `target` they
+    /// attack with `occupied` as blockers. By default each is handed to
+    /// [`Sink::piece`] (see [`each_slider`]).
     #[inline(always)]
-    fn sliders(
-        &mut self,
-        bishops: Bitboard,
-        rooks: Bitboard,
-        queens: Bitboard,
-        occupied: Bitboard,
-        target: Bitboard,
-    ) {
-        for from in bishops {
-            self.piece(PieceKind::Bishop, from, bishop_attacks(from, occupied) & target);
-        }
-        for from in rooks {
-            self.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
-        }
-        for from in queens {
-            self.piece(PieceKind::Queen, from, queen_attacks(from, occupied) & target);
-        }
+    fn sliders(&mut self, sliders: Sliders, occupied: Bitboard, target: Bitboard) {
+        each_slider(self, sliders, occupied, target);
+    }
+}
+
+/// Bishops, rooks and queens of the side to move.
+#[derive(Clone, Copy)]
+pub(crate) struct Sliders {
+    pub(crate) bishops: Bitboard,
+    pub(crate) rooks: Bitboard,
+    pub(crate) queens: Bitboard,
+}
+
+/// Hands each slider's moves to `sink`: bishops first, then rooks, then
+/// queens.
+#[inline(always)]
+fn each_slider<S: Sink + ?Sized>(sink: &mut S, sliders: Sliders, occupied: Bitboard, target: Bitboard) {
+    for from in sliders.bishops {
+        sink.piece(PieceKind::Bishop, from, bishop_attacks(from, occupied) & target);
+    }
+    for from in sliders.rooks {
+        sink.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
+    }
+    for from in sliders.queens {
+        sink.piece(PieceKind::Queen, from, queen_attacks(from, occupied) & target);
     }
 }
 
@@ -268,29 +276,15 @@ impl Sink for Counter {
     }
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     #[inline(always)]
-    fn sliders(
-        &mut self,
-        bishops: Bitboard,
-        rooks: Bitboard,
-        queens: Bitboard,
-        occupied: Bitboard,
-        target: Bitboard,
-    ) {
+    fn sliders(&mut self, sliders: Sliders, occupied: Bitboard, target: Bitboard) {
+        let Sliders { bishops, rooks, queens } = sliders;
         // Two or more sliders: counted by fills, one direction at a time,
         // with no table read and no branch per slider.
         if (bishops | rooks | queens).more_than_one() {
             self.0 +=
                 crate::attacks::fill::slider_move_count(rooks | queens, bishops | queens, occupied, target);
-        } else if let Some(from) = (bishops | rooks | queens).first() {
-            // A queen's straight and diagonal targets never overlap.
-            let mut attacks = Bitboard::EMPTY;
-            if (rooks | queens).has(from) {
-                attacks |= rook_attacks(from, occupied);
-            }
-            if (bishops | queens).has(from) {
-                attacks |= bishop_attacks(from, occupied);
-            }
-            self.0 += u64::from((attacks & target).count());
+        } else {
+            each_slider(self, sliders, occupied, target);
         }
     }
 }
@@ -430,7 +424,8 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
     let bishops = board.colored(us, PieceKind::Bishop);
     let rooks = board.colored(us, PieceKind::Rook);
     let our_queens = board.colored(us, PieceKind::Queen);
-    sink.sliders(bishops - pinned, rooks - pinned, our_queens - pinned, occupied, target);
+    let unpinned = Sliders { bishops: bishops - pinned, rooks: rooks - pinned, queens: our_queens - pinned };
+    sink.sliders(unpinned, occupied, target);
     // Pinned sliders move along their pin ray only (rare: a separate loop
     // keeps the common loops free of pin tests).
     if (pinned & ours).any() {
