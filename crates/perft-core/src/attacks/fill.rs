@@ -1,10 +1,10 @@
 //! The attacks of many sliders at once, by Kogge-Stone fills.
 //!
 //! With AVX2 the eight directions run as two vectors of four lanes (one
-//! lane per direction), so the union of all enemy sliders' attacks costs
-//! about forty vector instructions, no table read and no branch. Without
-//! AVX2 the caller's per-slider lookups are faster, and this module offers
-//! nothing.
+//! lane per direction): the union of many sliders' attacks, or the number
+//! of their moves, costs a few dozen vector instructions, no table read and
+//! no branch per slider. Builds without AVX2 do not compile this module;
+//! their callers look each slider up.
 
 use crate::types::Bitboard;
 use core::arch::x86_64::{
@@ -112,7 +112,7 @@ fn by_direction(straight: Bitboard, diagonal: Bitboard, occupied: Bitboard) -> (
 #[inline(always)]
 #[allow(unused_unsafe)]
 fn occluded<const UP: bool>(
-    generator: __m256i,
+    mut generator: __m256i,
     empty: __m256i,
     step: __m256i,
     edge_mask: __m256i,
@@ -128,7 +128,6 @@ fn occluded<const UP: bool>(
         };
         let step2 = _mm256_add_epi64(step, step);
         let step4 = _mm256_add_epi64(step2, step2);
-        let mut generator = generator;
         let mut propagator = _mm256_and_si256(empty, edge_mask);
         generator = _mm256_or_si256(generator, _mm256_and_si256(propagator, shift(generator, step)));
         propagator = _mm256_and_si256(propagator, shift(propagator, step));
@@ -142,15 +141,8 @@ fn occluded<const UP: bool>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::attacks::tests::xorshift as next;
     use crate::attacks::{bishop_attacks, rook_attacks};
-
-    /// A small deterministic generator (xorshift).
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
 
     #[test]
     fn fills_agree_with_lookups_in_union_and_in_sum() {

@@ -226,14 +226,18 @@ fn leaves<const WHITE: bool>(position: &Compact) -> u64 {
 fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 2 {
         // The children are counted by `leaves`: no depth test per child.
-        let mut descend = Descend::<WHITE, true> { parent: position, depth: 1, nodes: 0 };
-        generate_for::<_, _, WHITE>(position, &mut descend);
-        descend.nodes
+        children::<WHITE, true>(position, 1)
     } else {
-        let mut descend = Descend::<WHITE, false> { parent: position, depth: depth - 1, nodes: 0 };
-        generate_for::<_, _, WHITE>(position, &mut descend);
-        descend.nodes
+        children::<WHITE, false>(position, depth - 1)
     }
+}
+
+/// Leaves `depth` plies below each child of `position`, summed.
+#[inline(always)]
+fn children<const WHITE: bool, const LAST: bool>(position: &Compact, depth: u32) -> u64 {
+    let mut descend = Descend::<WHITE, LAST> { parent: position, depth, nodes: 0 };
+    generate_for::<_, _, WHITE>(position, &mut descend);
+    descend.nodes
 }
 
 /// Makes each move it is handed and counts the child's subtree (`LAST`:

@@ -478,33 +478,14 @@ fn danger_map<P: Position, const WHITE: bool>(board: &P, zone: Bitboard, occupie
 /// and the bishop-like ones on `diagonal` (queens in both), `occupied`
 /// holding the blockers; outside `zone` the answer may say more or less.
 /// With AVX2, two or more sliders are filled at once (no table read and no
-/// branch per slider).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+/// branch per slider); otherwise each slider whose empty-board rays reach
+/// `zone` is looked up.
 #[inline(always)]
 fn slider_danger(straight: Bitboard, diagonal: Bitboard, zone: Bitboard, occupied: Bitboard) -> Bitboard {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     if (straight | diagonal).more_than_one() {
-        crate::attacks::fill::slider_attacks(straight, diagonal, occupied)
-    } else {
-        slider_danger_by_lookups(straight, diagonal, zone, occupied)
+        return crate::attacks::fill::slider_attacks(straight, diagonal, occupied);
     }
-}
-
-/// As above, without AVX2.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-#[inline(always)]
-fn slider_danger(straight: Bitboard, diagonal: Bitboard, zone: Bitboard, occupied: Bitboard) -> Bitboard {
-    slider_danger_by_lookups(straight, diagonal, zone, occupied)
-}
-
-/// As [`slider_danger`], by a lookup for each slider whose empty-board rays
-/// reach `zone`.
-#[inline(always)]
-fn slider_danger_by_lookups(
-    straight: Bitboard,
-    diagonal: Bitboard,
-    zone: Bitboard,
-    occupied: Bitboard,
-) -> Bitboard {
     let mut danger = Bitboard::EMPTY;
     for slider in diagonal {
         if (crate::attacks::bishop_rays(slider) & zone).any() {
