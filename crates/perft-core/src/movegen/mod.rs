@@ -62,7 +62,9 @@ pub(crate) trait Position {
     /// The pieces checking `us` (whose king is on `king`) and the rays of
     /// its pinned pieces. Looking from the king with only their pieces as
     /// blockers finds every slider that checks or pins: the squares between
-    /// decide which (none of ours: check; exactly one: pin).
+    /// decide which (none of ours: check; exactly one: pin). Each kind of
+    /// line is looked up only when an enemy slider of that kind stands on
+    /// the king's empty-board rays (often none does).
     #[inline(always)]
     fn checkers_and_pins(&self, us: Color, king: Square) -> KingLines {
         let ours = self.color(us);
@@ -77,10 +79,14 @@ pub(crate) trait Position {
             pinned_straight: Bitboard::EMPTY,
             pinned_diagonal: Bitboard::EMPTY,
         };
-        let seen_straight = rook_attacks(king, theirs) & their_straight;
-        sort_sliders(king, seen_straight, ours, &mut lines.checkers, &mut lines.pinned_straight);
-        let seen_diagonal = bishop_attacks(king, theirs) & their_diagonal;
-        sort_sliders(king, seen_diagonal, ours, &mut lines.checkers, &mut lines.pinned_diagonal);
+        if (crate::attacks::rook_rays(king) & their_straight).any() {
+            let seen_straight = rook_attacks(king, theirs) & their_straight;
+            sort_sliders(king, seen_straight, ours, &mut lines.checkers, &mut lines.pinned_straight);
+        }
+        if (crate::attacks::bishop_rays(king) & their_diagonal).any() {
+            let seen_diagonal = bishop_attacks(king, theirs) & their_diagonal;
+            sort_sliders(king, seen_diagonal, ours, &mut lines.checkers, &mut lines.pinned_diagonal);
+        }
         lines
     }
 
