@@ -31,6 +31,8 @@ pub(crate) struct Compact<'a> {
 }
 
 impl Position for Compact<'_> {
+    const KING_RAY_TEST: bool = true;
+
     #[inline(always)]
     fn side_to_move(&self) -> Color {
         self.side_to_move
@@ -313,5 +315,57 @@ impl<const WHITE: bool, const LAST: bool> Sink for Descend<'_, '_, WHITE, LAST> 
     fn en_passant(&mut self, from: Square, to: Square) {
         let child = self.parent.took_en_passant::<WHITE>(from, to);
         self.child(&child);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counting path's king-ray test finds the same checks and pins as
+    /// the board's plain lookups, at every node of random games from
+    /// positions rich in pins, checks and sliders.
+    #[test]
+    fn king_ray_test_finds_the_same_checks_and_pins() {
+        assert!(<Compact as Position>::KING_RAY_TEST && !<Board as Position>::KING_RAY_TEST);
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "3k4/8/8/1q6/8/3B4/8/1K1R3r w - - 0 1",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut compared = 0;
+        let mut with_pins = 0;
+        for fen in fens {
+            for _ in 0..60 {
+                let mut board = Board::from_fen(fen).unwrap();
+                for _ in 0..80 {
+                    let us = board.side_to_move();
+                    let king = board.king(us);
+                    let expected = board.checkers_and_pins(us, king);
+                    let found = Compact::new(&board).checkers_and_pins(us, king);
+                    assert_eq!(
+                        (found.checkers, found.pinned_straight, found.pinned_diagonal),
+                        (expected.checkers, expected.pinned_straight, expected.pinned_diagonal),
+                        "{}",
+                        board.fen()
+                    );
+                    compared += 1;
+                    with_pins += usize::from((expected.pinned_straight | expected.pinned_diagonal).any());
+                    let moves = board.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    board.make(moves[(state % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(compared > 10_000 && with_pins > 500, "{compared} nodes, {with_pins} with pins");
     }
 }
