@@ -327,7 +327,7 @@ mod tests {
     /// positions rich in pins, checks and sliders.
     #[test]
     fn king_ray_test_finds_the_same_checks_and_pins() {
-        assert!(<Compact as Position>::KING_RAY_TEST && !<Board as Position>::KING_RAY_TEST);
+        const { assert!(<Compact as Position>::KING_RAY_TEST && !<Board as Position>::KING_RAY_TEST) };
         let fens = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
