@@ -111,11 +111,11 @@ const fn empty_board_rays(directions: &[(i8, i8); 4]) -> [Bitboard; 64] {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// A small deterministic generator for random boards (xorshift).
-    pub(super) fn xorshift(state: &mut u64) -> u64 {
+    /// A small deterministic generator for random boards and games (xorshift).
+    pub(crate) fn xorshift(state: &mut u64) -> u64 {
         *state ^= *state << 13;
         *state ^= *state >> 7;
         *state ^= *state << 17;

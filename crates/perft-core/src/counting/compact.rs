@@ -359,10 +359,8 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    board.make(moves[(state % moves.len() as u64) as usize]);
+                    let pick = crate::attacks::tests::xorshift(&mut state) % moves.len() as u64;
+                    board.make(moves[pick as usize]);
                 }
             }
         }
