@@ -31,7 +31,7 @@ pub(crate) struct Compact<'a> {
 }
 
 impl Position for Compact<'_> {
-    const KING_RAY_TEST: bool = true;
+    const SHORTCUTS: bool = true;
 
     #[inline(always)]
     fn side_to_move(&self) -> Color {
@@ -322,12 +322,13 @@ impl<const WHITE: bool, const LAST: bool> Sink for Descend<'_, '_, WHITE, LAST> 
 mod tests {
     use super::*;
 
-    /// The counting path's king-ray test finds the same checks and pins as
-    /// the board's plain lookups, at every node of random games from
-    /// positions rich in pins, checks and sliders.
+    /// The counting path's shortcuts (see [`Position::SHORTCUTS`]) find the
+    /// same checks and pins as the board's plain lookups, and the same
+    /// counts one and two plies deep as the board's move lists, at every
+    /// node of random games from positions rich in pins, checks and sliders.
     #[test]
-    fn king_ray_test_finds_the_same_checks_and_pins() {
-        const { assert!(<Compact as Position>::KING_RAY_TEST && !<Board as Position>::KING_RAY_TEST) };
+    fn shortcuts_agree_with_the_board() {
+        const { assert!(<Compact as Position>::SHORTCUTS && !<Board as Position>::SHORTCUTS) };
         let fens = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -353,6 +354,9 @@ mod tests {
                         "{}",
                         board.fen()
                     );
+                    let compact = Compact::new(&board);
+                    assert_eq!(count(&compact, 1), board.legal_moves().len() as u64, "{}", board.fen());
+                    assert_eq!(count(&compact, 2), super::super::full(&mut board, 2), "{}", board.fen());
                     compared += 1;
                     with_pins += usize::from((expected.pinned_straight | expected.pinned_diagonal).any());
                     let moves = board.legal_moves();

@@ -41,11 +41,13 @@ pub(crate) trait Position {
     /// Whether castling follows Chess960 rules (any king and rook squares).
     fn is_chess960(&self) -> bool;
 
-    /// Whether [`Position::checkers_and_pins`] first tests the king's
-    /// empty-board rays for enemy sliders, and looks a kind of line up only
-    /// when one stands there. Measured: faster on the counting path, slower
-    /// on the board's (`--full`, whose nodes are dominated by `make`).
-    const KING_RAY_TEST: bool = false;
+    /// Whether the generator takes the shortcuts that pay off on the
+    /// compact counting path: the king's rays tested before its lines are
+    /// looked up ([`Position::checkers_and_pins`]) and pawns without a pin
+    /// generated without the pin rays. Measured there: faster; on the
+    /// board's paths (`--full`, whose nodes are dominated by `make`): 7% and
+    /// 2% more time and instructions, so they are off for [`Board`].
+    const SHORTCUTS: bool = false;
 
     /// Squares holding `color`'s pieces of `kind`.
     #[inline(always)]
@@ -69,7 +71,7 @@ pub(crate) trait Position {
     /// its pinned pieces. Looking from the king with only their pieces as
     /// blockers finds every slider that checks or pins: the squares between
     /// decide which (none of ours: check; exactly one: pin). With
-    /// [`Position::KING_RAY_TEST`], each kind of line is looked up only when
+    /// [`Position::SHORTCUTS`], each kind of line is looked up only when
     /// an enemy slider of that kind stands on the king's empty-board rays
     /// (often none does).
     #[inline(always)]
@@ -86,11 +88,11 @@ pub(crate) trait Position {
             pinned_straight: Bitboard::EMPTY,
             pinned_diagonal: Bitboard::EMPTY,
         };
-        if !Self::KING_RAY_TEST || (crate::attacks::rook_rays(king) & their_straight).any() {
+        if !Self::SHORTCUTS || (crate::attacks::rook_rays(king) & their_straight).any() {
             let seen_straight = rook_attacks(king, theirs) & their_straight;
             sort_sliders(king, seen_straight, ours, &mut lines.checkers, &mut lines.pinned_straight);
         }
-        if !Self::KING_RAY_TEST || (crate::attacks::bishop_rays(king) & their_diagonal).any() {
+        if !Self::SHORTCUTS || (crate::attacks::bishop_rays(king) & their_diagonal).any() {
             let seen_diagonal = bishop_attacks(king, theirs) & their_diagonal;
             sort_sliders(king, seen_diagonal, ours, &mut lines.checkers, &mut lines.pinned_diagonal);
         }
@@ -539,21 +541,29 @@ fn generate_pawns<P: Position, S: Sink, const WHITE: bool>(
     let free = pawns - pinned;
     let (up, up_west, up_east) = if WHITE { (8, 7, 9) } else { (-8, -9, -7) };
 
-    let single =
-        (forward::<WHITE>(free) | (forward::<WHITE>(pawns & pinned_straight) & pinned_straight)) & empty;
+    // Most nodes have no pinned pawn: their pushes and captures skip the
+    // pin rays.
+    let (single, west, east) = if P::SHORTCUTS && free == pawns {
+        (forward::<WHITE>(pawns), forward_west::<WHITE>(pawns, false), forward_east::<WHITE>(pawns, false))
+    } else {
+        let diagonal_pawns = pawns & pinned_diagonal;
+        (
+            forward::<WHITE>(free) | (forward::<WHITE>(pawns & pinned_straight) & pinned_straight),
+            forward_west::<WHITE>(free, false)
+                | (forward_west::<WHITE>(diagonal_pawns, false) & pinned_diagonal),
+            forward_east::<WHITE>(free, false)
+                | (forward_east::<WHITE>(diagonal_pawns, false) & pinned_diagonal),
+        )
+    };
+    let single = single & empty;
     let double = forward::<WHITE>(single & third_rank) & empty & check_mask;
     let single = single & check_mask;
     sink.pawns(single - last_rank, up, PawnMoves::Push);
     sink.pawns(double, 2 * up, PawnMoves::DoublePush);
 
     let capture_target = theirs & check_mask;
-    let diagonal_pawns = pawns & pinned_diagonal;
-    let west = (forward_west::<WHITE>(free, false)
-        | (forward_west::<WHITE>(diagonal_pawns, false) & pinned_diagonal))
-        & capture_target;
-    let east = (forward_east::<WHITE>(free, false)
-        | (forward_east::<WHITE>(diagonal_pawns, false) & pinned_diagonal))
-        & capture_target;
+    let west = west & capture_target;
+    let east = east & capture_target;
     if (pawns & Rank::Seventh.relative_to(us).bitboard()).any() {
         sink.pawns(east & last_rank, up_east, PawnMoves::Promotion);
         sink.pawns(west & last_rank, up_west, PawnMoves::Promotion);
