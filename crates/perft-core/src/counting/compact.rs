@@ -63,6 +63,44 @@ impl Position for Compact<'_> {
     }
 }
 
+/// A compact position whose side to move has no castling rights, for the
+/// generator: its rights read as a constant, so the castling code compiles
+/// away (most of an endgame's nodes, and one side's in many middlegames).
+struct WithoutCastling<'p, 'a>(&'p Compact<'a>);
+
+impl Position for WithoutCastling<'_, '_> {
+    const SHORTCUTS: bool = true;
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.0.side_to_move
+    }
+    #[inline(always)]
+    fn pieces(&self, kind: PieceKind) -> Bitboard {
+        self.0.by_kind[kind as usize]
+    }
+    #[inline(always)]
+    fn color(&self, color: Color) -> Bitboard {
+        self.0.by_color[color as usize]
+    }
+    #[inline(always)]
+    fn en_passant(&self) -> Option<Square> {
+        self.0.en_passant
+    }
+    #[inline(always)]
+    fn castling_rights(&self) -> CastlingRights {
+        CastlingRights::NONE
+    }
+    #[inline(always)]
+    fn castling_config(&self) -> &CastlingConfig {
+        self.0.config
+    }
+    #[inline(always)]
+    fn is_chess960(&self) -> bool {
+        self.0.chess960
+    }
+}
+
 impl<'a> Compact<'a> {
     /// The position of `board`.
     pub(crate) fn new(board: &'a Board) -> Self {
@@ -206,7 +244,7 @@ pub(crate) fn count(position: &Compact, depth: u32) -> u64 {
 #[inline(always)]
 fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 1 {
-        leaves::<WHITE>(position)
+        leaves::<WHITE, true>(position)
     } else {
         interior::<WHITE>(position, depth)
     }
@@ -216,9 +254,13 @@ fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
 /// own: most calls land here, and it needs fewer registers saved than the
 /// recursion around it.
 #[inline(never)]
-fn leaves<const WHITE: bool>(position: &Compact) -> u64 {
+fn leaves<const WHITE: bool, const CASTLING: bool>(position: &Compact) -> u64 {
     let mut counter = Counter(0);
-    generate_for::<_, _, WHITE>(position, &mut counter);
+    if CASTLING {
+        generate_for::<_, _, WHITE>(position, &mut counter);
+    } else {
+        generate_for::<_, _, WHITE>(&WithoutCastling(position), &mut counter);
+    }
     counter.0
 }
 
@@ -227,44 +269,56 @@ fn leaves<const WHITE: bool>(position: &Compact) -> u64 {
 #[inline(never)]
 fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 2 {
-        // The children are counted by `leaves`: no depth test per child.
-        children::<WHITE, true>(position, 1)
+        // The children are counted by `leaves`: no depth test per child,
+        // and no castling code where the side to move next has no rights
+        // (a move cannot give them back).
+        if position.castling.any_of(sides::<WHITE>().1) {
+            children::<WHITE, true, true>(position, 1)
+        } else {
+            children::<WHITE, true, false>(position, 1)
+        }
     } else {
-        children::<WHITE, false>(position, depth - 1)
+        children::<WHITE, false, true>(position, depth - 1)
     }
 }
 
 /// Leaves `depth` plies below each child of `position`, summed.
 #[inline(always)]
-fn children<const WHITE: bool, const LAST: bool>(position: &Compact, depth: u32) -> u64 {
-    let mut descend = Descend::<WHITE, LAST> { parent: position, depth, nodes: 0 };
+fn children<const WHITE: bool, const LAST: bool, const CASTLING: bool>(
+    position: &Compact,
+    depth: u32,
+) -> u64 {
+    let mut descend = Descend::<WHITE, LAST, CASTLING> { parent: position, depth, nodes: 0 };
     generate_for::<_, _, WHITE>(position, &mut descend);
     descend.nodes
 }
 
 /// Makes each move it is handed and counts the child's subtree (`LAST`:
-/// its legal moves, the child being one ply above the leaves).
-struct Descend<'p, 'a, const WHITE: bool, const LAST: bool> {
+/// its legal moves, the child being one ply above the leaves; then
+/// `CASTLING`: whether the child's side to move may still castle).
+struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: bool> {
     parent: &'p Compact<'a>,
     /// Plies below each child.
     depth: u32,
     nodes: u64,
 }
 
-impl<const WHITE: bool, const LAST: bool> Descend<'_, '_, WHITE, LAST> {
+impl<const WHITE: bool, const LAST: bool, const CASTLING: bool> Descend<'_, '_, WHITE, LAST, CASTLING> {
     #[inline(always)]
     fn child(&mut self, child: &Compact) {
         // The other side moves next: the other instance of the recursion.
         self.nodes += match (WHITE, LAST) {
-            (true, true) => leaves::<false>(child),
-            (false, true) => leaves::<true>(child),
+            (true, true) => leaves::<false, CASTLING>(child),
+            (false, true) => leaves::<true, CASTLING>(child),
             (true, false) => subtree::<false>(child, self.depth),
             (false, false) => subtree::<true>(child, self.depth),
         };
     }
 }
 
-impl<const WHITE: bool, const LAST: bool> Sink for Descend<'_, '_, WHITE, LAST> {
+impl<const WHITE: bool, const LAST: bool, const CASTLING: bool> Sink
+    for Descend<'_, '_, WHITE, LAST, CASTLING>
+{
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, to: Bitboard) {
         let theirs = self.parent.by_color[sides::<WHITE>().1 as usize];
