@@ -63,12 +63,14 @@ impl Position for Compact<'_> {
     }
 }
 
-/// A compact position whose side to move has no castling rights, for the
-/// generator: its rights read as a constant, so the castling code compiles
-/// away (most of an endgame's nodes, and one side's in many middlegames).
-struct WithoutCastling<'p, 'a>(&'p Compact<'a>);
+/// A compact position as a leaf function sees it: where the caller knows
+/// that the side to move has no castling rights (`CASTLING` false: most of
+/// an endgame's nodes, one side's in many middlegames) or that no
+/// en-passant capture is possible (`EN_PASSANT` false: every child but a
+/// double push's), they read as constants, so that code compiles away.
+struct Leaf<'p, 'a, const CASTLING: bool, const EN_PASSANT: bool>(&'p Compact<'a>);
 
-impl Position for WithoutCastling<'_, '_> {
+impl<const CASTLING: bool, const EN_PASSANT: bool> Position for Leaf<'_, '_, CASTLING, EN_PASSANT> {
     const SHORTCUTS: bool = true;
 
     #[inline(always)]
@@ -85,11 +87,19 @@ impl Position for WithoutCastling<'_, '_> {
     }
     #[inline(always)]
     fn en_passant(&self) -> Option<Square> {
-        self.0.en_passant
+        if EN_PASSANT {
+            self.0.en_passant
+        } else {
+            None
+        }
     }
     #[inline(always)]
     fn castling_rights(&self) -> CastlingRights {
-        CastlingRights::NONE
+        if CASTLING {
+            self.0.castling
+        } else {
+            CastlingRights::NONE
+        }
     }
     #[inline(always)]
     fn castling_config(&self) -> &CastlingConfig {
@@ -244,7 +254,7 @@ pub(crate) fn count(position: &Compact, depth: u32) -> u64 {
 #[inline(always)]
 fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 1 {
-        leaves::<WHITE, true>(position)
+        leaves::<WHITE, true, true>(position)
     } else {
         interior::<WHITE>(position, depth)
     }
@@ -254,13 +264,9 @@ fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
 /// own: most calls land here, and it needs fewer registers saved than the
 /// recursion around it.
 #[inline(never)]
-fn leaves<const WHITE: bool, const CASTLING: bool>(position: &Compact) -> u64 {
+fn leaves<const WHITE: bool, const CASTLING: bool, const EN_PASSANT: bool>(position: &Compact) -> u64 {
     let mut counter = Counter(0);
-    if CASTLING {
-        generate_for::<_, _, WHITE>(position, &mut counter);
-    } else {
-        generate_for::<_, _, WHITE>(&WithoutCastling(position), &mut counter);
-    }
+    generate_for::<_, _, WHITE>(&Leaf::<CASTLING, EN_PASSANT>(position), &mut counter);
     counter.0
 }
 
@@ -304,12 +310,14 @@ struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: bool
 }
 
 impl<const WHITE: bool, const LAST: bool, const CASTLING: bool> Descend<'_, '_, WHITE, LAST, CASTLING> {
+    /// Counts below `child`, which may have an en-passant square only if
+    /// `EN_PASSANT`.
     #[inline(always)]
-    fn child(&mut self, child: &Compact) {
+    fn child<const EN_PASSANT: bool>(&mut self, child: &Compact) {
         // The other side moves next: the other instance of the recursion.
         self.nodes += match (WHITE, LAST) {
-            (true, true) => leaves::<false, CASTLING>(child),
-            (false, true) => leaves::<true, CASTLING>(child),
+            (true, true) => leaves::<false, CASTLING, EN_PASSANT>(child),
+            (false, true) => leaves::<true, CASTLING, EN_PASSANT>(child),
             (true, false) => subtree::<false>(child, self.depth),
             (false, false) => subtree::<true>(child, self.depth),
         };
@@ -324,11 +332,11 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: bool> Sink
         let theirs = self.parent.by_color[sides::<WHITE>().1 as usize];
         for sq in to & theirs {
             let child = self.parent.moved::<WHITE>(kind, from, sq);
-            self.child(&child);
+            self.child::<false>(&child);
         }
         for sq in to - theirs {
             let child = self.parent.quietly_moved::<WHITE>(kind, from, sq);
-            self.child(&child);
+            self.child::<false>(&child);
         }
     }
 
@@ -339,20 +347,24 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: bool> Sink
             match kind {
                 PawnMoves::Push => {
                     let child = self.parent.pushed::<WHITE>(from, sq, false);
-                    self.child(&child);
+                    self.child::<false>(&child);
                 }
                 PawnMoves::DoublePush => {
                     let child = self.parent.pushed::<WHITE>(from, sq, true);
-                    self.child(&child);
+                    if child.en_passant.is_some() {
+                        self.child::<true>(&child);
+                    } else {
+                        self.child::<false>(&child);
+                    }
                 }
                 PawnMoves::Capture => {
                     let child = self.parent.moved::<WHITE>(PieceKind::Pawn, from, sq);
-                    self.child(&child);
+                    self.child::<false>(&child);
                 }
                 PawnMoves::Promotion => {
                     for piece in [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight] {
                         let child = self.parent.promoted::<WHITE>(from, sq, piece);
-                        self.child(&child);
+                        self.child::<false>(&child);
                     }
                 }
             }
@@ -362,13 +374,13 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: bool> Sink
     #[inline(always)]
     fn castle(&mut self, king: Square, rook: Square) {
         let child = self.parent.castled::<WHITE>(king, rook);
-        self.child(&child);
+        self.child::<false>(&child);
     }
 
     #[inline(always)]
     fn en_passant(&mut self, from: Square, to: Square) {
         let child = self.parent.took_en_passant::<WHITE>(from, to);
-        self.child(&child);
+        self.child::<false>(&child);
     }
 }
 
