@@ -63,14 +63,23 @@ impl Position for Compact<'_> {
     }
 }
 
-/// A compact position as a leaf function sees it: where the caller knows
-/// that the side to move has no castling rights (`CASTLING` false: most of
-/// an endgame's nodes, one side's in many middlegames) or that no
-/// en-passant capture is possible (`EN_PASSANT` false: every child but a
-/// double push's), they read as constants, so that code compiles away.
-struct Leaf<'p, 'a, const CASTLING: bool, const EN_PASSANT: bool>(&'p Compact<'a>);
+/// A compact position as a leaf function sees it, with what the caller
+/// knows read as constants so that the code for the rest compiles away:
+/// `CASTLING` is [`NO_CASTLING`] where the side to move has no castling
+/// rights (most of an endgame's nodes, one side's in many middlegames),
+/// [`STANDARD_CASTLING`] or [`CHESS960_CASTLING`] otherwise; `EN_PASSANT` is
+/// false where no en-passant capture is possible (every child but a double
+/// push's).
+struct Leaf<'p, 'a, const CASTLING: u8, const EN_PASSANT: bool>(&'p Compact<'a>);
 
-impl<const CASTLING: bool, const EN_PASSANT: bool> Position for Leaf<'_, '_, CASTLING, EN_PASSANT> {
+/// The side to move has no castling rights.
+const NO_CASTLING: u8 = 0;
+/// The side to move may castle, by standard rules.
+const STANDARD_CASTLING: u8 = 1;
+/// The side to move may castle, by Chess960 rules.
+const CHESS960_CASTLING: u8 = 2;
+
+impl<const CASTLING: u8, const EN_PASSANT: bool> Position for Leaf<'_, '_, CASTLING, EN_PASSANT> {
     const SHORTCUTS: bool = true;
 
     #[inline(always)]
@@ -95,10 +104,10 @@ impl<const CASTLING: bool, const EN_PASSANT: bool> Position for Leaf<'_, '_, CAS
     }
     #[inline(always)]
     fn castling_rights(&self) -> CastlingRights {
-        if CASTLING {
-            self.0.castling
-        } else {
+        if CASTLING == NO_CASTLING {
             CastlingRights::NONE
+        } else {
+            self.0.castling
         }
     }
     #[inline(always)]
@@ -107,7 +116,7 @@ impl<const CASTLING: bool, const EN_PASSANT: bool> Position for Leaf<'_, '_, CAS
     }
     #[inline(always)]
     fn is_chess960(&self) -> bool {
-        self.0.chess960
+        CASTLING == CHESS960_CASTLING
     }
 }
 
@@ -254,7 +263,11 @@ pub(crate) fn count(position: &Compact, depth: u32) -> u64 {
 #[inline(always)]
 fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 1 {
-        leaves::<WHITE, true, true>(position)
+        match (position.castling.any_of(sides::<WHITE>().0), position.chess960) {
+            (false, _) => leaves::<WHITE, NO_CASTLING, true>(position),
+            (true, false) => leaves::<WHITE, STANDARD_CASTLING, true>(position),
+            (true, true) => leaves::<WHITE, CHESS960_CASTLING, true>(position),
+        }
     } else {
         interior::<WHITE>(position, depth)
     }
@@ -264,7 +277,7 @@ fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
 /// own: most calls land here, and it needs fewer registers saved than the
 /// recursion around it.
 #[inline(never)]
-fn leaves<const WHITE: bool, const CASTLING: bool, const EN_PASSANT: bool>(position: &Compact) -> u64 {
+fn leaves<const WHITE: bool, const CASTLING: u8, const EN_PASSANT: bool>(position: &Compact) -> u64 {
     let mut counter = Counter(0);
     generate_for::<_, _, WHITE>(&Leaf::<CASTLING, EN_PASSANT>(position), &mut counter);
     counter.0
@@ -278,22 +291,20 @@ fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
         // The children are counted by `leaves`: no depth test per child,
         // and no castling code where the side to move next has no rights
         // (a move cannot give them back).
-        if position.castling.any_of(sides::<WHITE>().1) {
-            children::<WHITE, true, true>(position, 1)
-        } else {
-            children::<WHITE, true, false>(position, 1)
+        match (position.castling.any_of(sides::<WHITE>().1), position.chess960) {
+            (false, _) => children::<WHITE, true, NO_CASTLING>(position, 1),
+            (true, false) => children::<WHITE, true, STANDARD_CASTLING>(position, 1),
+            (true, true) => children::<WHITE, true, CHESS960_CASTLING>(position, 1),
         }
     } else {
-        children::<WHITE, false, true>(position, depth - 1)
+        // `CASTLING` is unused above the last ply.
+        children::<WHITE, false, NO_CASTLING>(position, depth - 1)
     }
 }
 
 /// Leaves `depth` plies below each child of `position`, summed.
 #[inline(always)]
-fn children<const WHITE: bool, const LAST: bool, const CASTLING: bool>(
-    position: &Compact,
-    depth: u32,
-) -> u64 {
+fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8>(position: &Compact, depth: u32) -> u64 {
     let mut descend = Descend::<WHITE, LAST, CASTLING> { parent: position, depth, nodes: 0 };
     generate_for::<_, _, WHITE>(position, &mut descend);
     descend.nodes
@@ -301,15 +312,16 @@ fn children<const WHITE: bool, const LAST: bool, const CASTLING: bool>(
 
 /// Makes each move it is handed and counts the child's subtree (`LAST`:
 /// its legal moves, the child being one ply above the leaves; then
-/// `CASTLING`: whether the child's side to move may still castle).
-struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: bool> {
+/// `CASTLING`: how the child's side to move may still castle, as in
+/// [`Leaf`]).
+struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: u8> {
     parent: &'p Compact<'a>,
     /// Plies below each child.
     depth: u32,
     nodes: u64,
 }
 
-impl<const WHITE: bool, const LAST: bool, const CASTLING: bool> Descend<'_, '_, WHITE, LAST, CASTLING> {
+impl<const WHITE: bool, const LAST: bool, const CASTLING: u8> Descend<'_, '_, WHITE, LAST, CASTLING> {
     /// Counts below `child`, which may have an en-passant square only if
     /// `EN_PASSANT`.
     #[inline(always)]
@@ -324,7 +336,7 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: bool> Descend<'_, '_, 
     }
 }
 
-impl<const WHITE: bool, const LAST: bool, const CASTLING: bool> Sink
+impl<const WHITE: bool, const LAST: bool, const CASTLING: u8> Sink
     for Descend<'_, '_, WHITE, LAST, CASTLING>
 {
     #[inline(always)]
@@ -391,7 +403,8 @@ mod tests {
     /// The counting path's shortcuts (see [`Position::SHORTCUTS`]) find the
     /// same checks and pins as the board's plain lookups, and the same
     /// counts one and two plies deep as the board's move lists, at every
-    /// node of random games from positions rich in pins, checks and sliders.
+    /// node of random games from positions rich in pins, checks and sliders
+    /// (two of them Chess960).
     #[test]
     fn shortcuts_agree_with_the_board() {
         const { assert!(<Compact as Position>::SHORTCUTS && !<Board as Position>::SHORTCUTS) };
@@ -402,6 +415,8 @@ mod tests {
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "3k4/8/8/1q6/8/3B4/8/1K1R3r w - - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "2r1k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgc - 0 1",
         ];
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         let mut compared = 0;
