@@ -16,7 +16,8 @@ mod sets;
 use arrayvec::ArrayVec;
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
+    rook_attacks, rook_rays,
 };
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square};
@@ -88,11 +89,11 @@ pub(crate) trait Position {
             pinned_straight: Bitboard::EMPTY,
             pinned_diagonal: Bitboard::EMPTY,
         };
-        if !Self::SHORTCUTS || (crate::attacks::rook_rays(king) & their_straight).any() {
+        if !Self::SHORTCUTS || (rook_rays(king) & their_straight).any() {
             let seen_straight = rook_attacks(king, theirs) & their_straight;
             sort_sliders(king, seen_straight, ours, &mut lines.checkers, &mut lines.pinned_straight);
         }
-        if !Self::SHORTCUTS || (crate::attacks::bishop_rays(king) & their_diagonal).any() {
+        if !Self::SHORTCUTS || (bishop_rays(king) & their_diagonal).any() {
             let seen_diagonal = bishop_attacks(king, theirs) & their_diagonal;
             sort_sliders(king, seen_diagonal, ours, &mut lines.checkers, &mut lines.pinned_diagonal);
         }
@@ -503,12 +504,12 @@ fn slider_danger(straight: Bitboard, diagonal: Bitboard, zone: Bitboard, occupie
     }
     let mut danger = Bitboard::EMPTY;
     for slider in diagonal {
-        if (crate::attacks::bishop_rays(slider) & zone).any() {
+        if (bishop_rays(slider) & zone).any() {
             danger |= bishop_attacks(slider, occupied);
         }
     }
     for slider in straight {
-        if (crate::attacks::rook_rays(slider) & zone).any() {
+        if (rook_rays(slider) & zone).any() {
             danger |= rook_attacks(slider, occupied);
         }
     }
