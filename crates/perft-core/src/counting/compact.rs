@@ -30,47 +30,15 @@ pub(crate) struct Compact<'a> {
     config: &'a CastlingConfig,
 }
 
-impl Position for Compact<'_> {
-    const SHORTCUTS: bool = true;
-
-    #[inline(always)]
-    fn side_to_move(&self) -> Color {
-        self.side_to_move
-    }
-    #[inline(always)]
-    fn pieces(&self, kind: PieceKind) -> Bitboard {
-        self.by_kind[kind as usize]
-    }
-    #[inline(always)]
-    fn color(&self, color: Color) -> Bitboard {
-        self.by_color[color as usize]
-    }
-    #[inline(always)]
-    fn en_passant(&self) -> Option<Square> {
-        self.en_passant
-    }
-    #[inline(always)]
-    fn castling_rights(&self) -> CastlingRights {
-        self.castling
-    }
-    #[inline(always)]
-    fn castling_config(&self) -> &CastlingConfig {
-        self.config
-    }
-    #[inline(always)]
-    fn is_chess960(&self) -> bool {
-        self.chess960
-    }
-}
-
-/// A compact position as a leaf function sees it, with what the caller
-/// knows read as constants so that the code for the rest compiles away:
-/// `CASTLING` is [`NO_CASTLING`] where the side to move has no castling
-/// rights (most of an endgame's nodes, one side's in many middlegames),
-/// [`STANDARD_CASTLING`] or [`CHESS960_CASTLING`] otherwise; `EN_PASSANT` is
-/// false where no en-passant capture is possible (every child but a double
-/// push's).
-struct Leaf<'p, 'a, const CASTLING: u8, const EN_PASSANT: bool>(&'p Compact<'a>);
+/// A compact position as the generator sees it, with what the caller knows
+/// about it fixed at compile time so that the code for the rest compiles
+/// away. `CASTLING` is [`NO_CASTLING`] where the side to move has no
+/// castling rights (most of an endgame's nodes, one side's in many
+/// middlegames), [`STANDARD_CASTLING`] or [`CHESS960_CASTLING`] where it
+/// has some, and [`ANY_CASTLING`] where the caller does not know (the rights
+/// and rules are then read from the position); `EN_PASSANT` is false where
+/// no en-passant capture is possible (every child but a double push's).
+struct Known<'p, 'a, const CASTLING: u8, const EN_PASSANT: bool>(&'p Compact<'a>);
 
 /// The side to move has no castling rights.
 const NO_CASTLING: u8 = 0;
@@ -78,8 +46,10 @@ const NO_CASTLING: u8 = 0;
 const STANDARD_CASTLING: u8 = 1;
 /// The side to move may castle, by Chess960 rules.
 const CHESS960_CASTLING: u8 = 2;
+/// Whether and how the side to move may castle is read from the position.
+const ANY_CASTLING: u8 = 3;
 
-impl<const CASTLING: u8, const EN_PASSANT: bool> Position for Leaf<'_, '_, CASTLING, EN_PASSANT> {
+impl<const CASTLING: u8, const EN_PASSANT: bool> Position for Known<'_, '_, CASTLING, EN_PASSANT> {
     const SHORTCUTS: bool = true;
 
     #[inline(always)]
@@ -116,7 +86,11 @@ impl<const CASTLING: u8, const EN_PASSANT: bool> Position for Leaf<'_, '_, CASTL
     }
     #[inline(always)]
     fn is_chess960(&self) -> bool {
-        CASTLING == CHESS960_CASTLING
+        match CASTLING {
+            CHESS960_CASTLING => true,
+            ANY_CASTLING => self.0.chess960,
+            _ => false,
+        }
     }
 }
 
@@ -263,11 +237,8 @@ pub(crate) fn count(position: &Compact, depth: u32) -> u64 {
 #[inline(always)]
 fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 1 {
-        match (position.castling.any_of(sides::<WHITE>().0), position.chess960) {
-            (false, _) => leaves::<WHITE, NO_CASTLING, true>(position),
-            (true, false) => leaves::<WHITE, STANDARD_CASTLING, true>(position),
-            (true, true) => leaves::<WHITE, CHESS960_CASTLING, true>(position),
-        }
+        // Only a count of one ply lands here: nothing known in advance.
+        leaves::<WHITE, ANY_CASTLING, true>(position)
     } else {
         interior::<WHITE>(position, depth)
     }
@@ -279,7 +250,7 @@ fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
 #[inline(never)]
 fn leaves<const WHITE: bool, const CASTLING: u8, const EN_PASSANT: bool>(position: &Compact) -> u64 {
     let mut counter = Counter(0);
-    generate_for::<_, _, WHITE>(&Leaf::<CASTLING, EN_PASSANT>(position), &mut counter);
+    generate_for::<_, _, WHITE>(&Known::<CASTLING, EN_PASSANT>(position), &mut counter);
     counter.0
 }
 
@@ -298,7 +269,7 @@ fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
         }
     } else {
         // `CASTLING` is unused above the last ply.
-        children::<WHITE, false, NO_CASTLING>(position, depth - 1)
+        children::<WHITE, false, ANY_CASTLING>(position, depth - 1)
     }
 }
 
@@ -306,14 +277,14 @@ fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
 #[inline(always)]
 fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8>(position: &Compact, depth: u32) -> u64 {
     let mut descend = Descend::<WHITE, LAST, CASTLING> { parent: position, depth, nodes: 0 };
-    generate_for::<_, _, WHITE>(position, &mut descend);
+    generate_for::<_, _, WHITE>(&Known::<ANY_CASTLING, true>(position), &mut descend);
     descend.nodes
 }
 
 /// Makes each move it is handed and counts the child's subtree (`LAST`:
 /// its legal moves, the child being one ply above the leaves; then
 /// `CASTLING`: how the child's side to move may still castle, as in
-/// [`Leaf`]).
+/// [`Known`]).
 struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: u8> {
     parent: &'p Compact<'a>,
     /// Plies below each child.
@@ -407,7 +378,7 @@ mod tests {
     /// (two of them Chess960).
     #[test]
     fn shortcuts_agree_with_the_board() {
-        const { assert!(<Compact as Position>::SHORTCUTS && !<Board as Position>::SHORTCUTS) };
+        const { assert!(<Known<ANY_CASTLING, true> as Position>::SHORTCUTS && !<Board as Position>::SHORTCUTS) };
         let fens = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -427,15 +398,15 @@ mod tests {
                 for _ in 0..80 {
                     let us = board.side_to_move();
                     let king = board.king(us);
+                    let compact = Compact::new(&board);
                     let expected = board.checkers_and_pins(us, king);
-                    let found = Compact::new(&board).checkers_and_pins(us, king);
+                    let found = Known::<ANY_CASTLING, true>(&compact).checkers_and_pins(us, king);
                     assert_eq!(
                         (found.checkers, found.pinned_straight, found.pinned_diagonal),
                         (expected.checkers, expected.pinned_straight, expected.pinned_diagonal),
                         "{}",
                         board.fen()
                     );
-                    let compact = Compact::new(&board);
                     assert_eq!(count(&compact, 1), board.legal_moves().len() as u64, "{}", board.fen());
                     assert_eq!(count(&compact, 2), super::super::full(&mut board, 2), "{}", board.fen());
                     compared += 1;
