@@ -44,6 +44,56 @@ impl<'a> CountOptions<'a> {
     }
 }
 
+/// Pushes onto `children` the keys of `board`'s children after `moves`
+/// (`key` is the board's own), each paired with [`MISSING`] for
+/// [`probe_children`] to fill in; each child's bucket at `child_depth` is
+/// prefetched, so the probes that follow overlap their cache misses. (An
+/// out-parameter: returned by value, the 11 KB array was copied each time.)
+fn child_keys(
+    board: &mut Board,
+    moves: &MoveList,
+    key: u64,
+    child_depth: u32,
+    table: &PerftTable,
+    children: &mut Children,
+) {
+    let keys = table.keys();
+    for &mv in moves {
+        let child_key = keys.key_after(board, mv, key).unwrap_or_else(|| {
+            board.make(mv);
+            let child_key = keys.key(board);
+            board.unmake();
+            child_key
+        });
+        table.prefetch(child_key, child_depth);
+        children.push([child_key, MISSING]);
+    }
+}
+
+/// Each child's key and its count from the table, or [`MISSING`].
+type Children = ArrayVec<[u64; 2], MAX_LEGAL_MOVES>;
+
+/// Marks a child whose count the table does not hold (no stored count comes
+/// near it: counts are below 2⁵⁶).
+const MISSING: u64 = u64::MAX;
+
+/// Fills in the second word of each `[key, MISSING]` pair from the table
+/// at `child_depth`; `counters` gathers (probes, hits).
+fn probe_children(
+    children: &mut [[u64; 2]],
+    child_depth: u32,
+    table: &PerftTable,
+    counters: &mut (u64, u64),
+) {
+    counters.0 += children.len() as u64;
+    for [child_key, found] in children {
+        if let Some(n) = table.probe(*child_key, child_depth) {
+            counters.1 += 1;
+            *found = n;
+        }
+    }
+}
+
 /// Serial hashed perft of a node already known to be missing from the
 /// table; `key` is its key in the table's key set. All children are looked
 /// up first, in one pass over keys computed without making the moves, so
@@ -63,40 +113,23 @@ fn hashed(
         // Children at one ply are counted, not stored: a probe costs more.
         return perft_u64(board, depth, mode);
     }
-    let keys = table.keys();
     let mut moves = MoveList::new();
     board.generate_moves(&mut moves);
-    let mut child_keys: ArrayVec<u64, MAX_LEGAL_MOVES> = ArrayVec::new();
-    for &mv in &moves {
-        let child_key = keys.key_after(board, mv, key).unwrap_or_else(|| {
-            board.make(mv);
-            let child_key = keys.key(board);
-            board.unmake();
-            child_key
-        });
-        table.prefetch(child_key, depth - 1);
-        child_keys.push(child_key);
-    }
     let child_depth = depth - 1;
-    let found: ArrayVec<Option<u64>, MAX_LEGAL_MOVES> =
-        child_keys.iter().map(|&child_key| table.probe(child_key, child_depth)).collect();
-    counters.0 += moves.len() as u64;
+    let mut children = Children::new();
+    child_keys(board, &moves, key, child_depth, table, &mut children);
+    probe_children(&mut children, child_depth, table, counters);
     let mut nodes = 0;
-    for ((&mv, &child_key), found) in moves.iter().zip(&child_keys).zip(found) {
-        let n = match found {
-            Some(n) => {
-                counters.1 += 1;
-                n
-            }
-            None => {
-                board.make(mv);
-                let n = hashed(board, child_key, child_depth, mode, table, counters);
-                board.unmake();
-                table.store(child_key, child_depth, u128::from(n));
-                n
-            }
+    for (&mv, &[child_key, found]) in moves.iter().zip(&children) {
+        nodes += if found == MISSING {
+            board.make(mv);
+            let n = hashed(board, child_key, child_depth, mode, table, counters);
+            board.unmake();
+            table.store(child_key, child_depth, u128::from(n));
+            n
+        } else {
+            found
         };
-        nodes += n;
     }
     nodes
 }
@@ -109,19 +142,59 @@ fn serial(board: &mut Board, depth: u32, search: &CountOptions) -> Option<u64> {
     }
     let Some(table) = search.table else { return Some(perft_u64(board, depth, search.mode)) };
     let key = table.keys().key(board);
-    let mut counters = (1, 0);
-    let nodes = match table.probe(key, depth) {
-        Some(nodes) => {
-            counters.1 += 1;
-            nodes
-        }
-        None => {
-            let nodes = hashed(board, key, depth, search.mode, table, &mut counters);
-            table.store(key, depth, u128::from(nodes));
-            nodes
-        }
+    if let Some(nodes) = table.probe(key, depth) {
+        table.record(1, 1);
+        return Some(nodes);
+    }
+    table.record(1, 0);
+    count_missing(board, key, depth, search, table).map(|n| n as u64)
+}
+
+/// The count of a node known to be missing from `table` (`key` is its key
+/// there), stored once known: serially at [`SERIAL_DEPTH`] plies or less,
+/// else with each child that the table does not hold as a rayon task on a
+/// board of its own.
+fn count_missing(
+    board: &mut Board,
+    key: u64,
+    depth: u32,
+    search: &CountOptions,
+    table: &PerftTable,
+) -> Option<u128> {
+    if search.stopped() {
+        return None;
+    }
+    let nodes = if depth <= SERIAL_DEPTH {
+        let mut counters = (0, 0);
+        let nodes = hashed(board, key, depth, search.mode, table, &mut counters);
+        table.record(counters.0, counters.1);
+        u128::from(nodes)
+    } else {
+        let moves = board.legal_moves();
+        let child_depth = depth - 1;
+        let mut children = Children::new();
+        child_keys(board, &moves, key, child_depth, table, &mut children);
+        let mut counters = (0, 0);
+        probe_children(&mut children, child_depth, table, &mut counters);
+        table.record(counters.0, counters.1);
+        let found: u128 = children.iter().filter(|c| c[1] != MISSING).map(|c| u128::from(c[1])).sum();
+        let board: &Board = board;
+        // Filled in place: `collect` would copy the 11 KB array.
+        let mut missing: ArrayVec<(Move, u64), MAX_LEGAL_MOVES> = ArrayVec::new();
+        missing
+            .extend(moves.iter().zip(&children).filter(|(_, c)| c[1] == MISSING).map(|(&mv, c)| (mv, c[0])));
+        let searched = missing
+            .par_iter()
+            .map(|&(mv, child_key)| {
+                let mut child = board.fork();
+                child.make(mv);
+                count_missing(&mut child, child_key, child_depth, search, table)
+            })
+            .try_fold(|| 0u128, |sum, n| n.map(|n| sum + n))
+            .try_reduce(|| 0, |a, b| Some(a + b))?;
+        found + searched
     };
-    table.record(counters.0, counters.1);
+    table.store(key, depth, nodes);
     Some(nodes)
 }
 
@@ -138,19 +211,20 @@ fn count_owned(board: &mut Board, depth: u32, search: &CountOptions) -> Option<u
     if depth <= SERIAL_DEPTH {
         return serial(board, depth, search).map(u128::from);
     }
-    let board: &Board = board;
     if search.stopped() {
         return None;
     }
-    let key = search.table.map(|t| t.keys().key(board));
-    if let (Some(table), Some(key)) = (search.table, key) {
+    if let Some(table) = search.table {
+        let key = table.keys().key(board);
         if let Some(nodes) = table.probe(key, depth) {
             table.record(1, 1);
             return Some(u128::from(nodes));
         }
         table.record(1, 0);
+        return count_missing(board, key, depth, search, table);
     }
-    let nodes = board
+    let board: &Board = board;
+    board
         .legal_moves()
         .par_iter()
         .map(|&mv| {
@@ -159,11 +233,7 @@ fn count_owned(board: &mut Board, depth: u32, search: &CountOptions) -> Option<u
             count_owned(&mut child, depth - 1, search)
         })
         .try_fold(|| 0u128, |sum, n| n.map(|n| sum + n))
-        .try_reduce(|| 0, |a, b| Some(a + b))?;
-    if let (Some(table), Some(key)) = (search.table, key) {
-        table.store(key, depth, nodes);
-    }
-    Some(nodes)
+        .try_reduce(|| 0, |a, b| Some(a + b))
 }
 
 /// Perft of `board` to `depth` on the current rayon pool.
