@@ -38,7 +38,9 @@ pub(crate) struct Compact<'a> {
 /// has some, and [`ANY_CASTLING`] where the caller does not know (the rights
 /// and rules are then read from the position); `EN_PASSANT` is false where
 /// no en-passant capture is possible (every child but a double push's).
-struct Known<'p, 'a, const CASTLING: u8, const EN_PASSANT: bool>(&'p Compact<'a>);
+struct Known<'p, 'a, const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool = true>(
+    &'p Compact<'a>,
+);
 
 /// The side to move has no castling rights.
 const NO_CASTLING: u8 = 0;
@@ -49,8 +51,11 @@ const CHESS960_CASTLING: u8 = 2;
 /// Whether and how the side to move may castle is read from the position.
 const ANY_CASTLING: u8 = 3;
 
-impl<const CASTLING: u8, const EN_PASSANT: bool> Position for Known<'_, '_, CASTLING, EN_PASSANT> {
+impl<const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool> Position
+    for Known<'_, '_, CASTLING, EN_PASSANT, LEAPER_CHECKS>
+{
     const SHORTCUTS: bool = true;
+    const LEAPER_CHECKS: bool = LEAPER_CHECKS;
 
     #[inline(always)]
     fn side_to_move(&self) -> Color {
@@ -238,7 +243,7 @@ pub(crate) fn count(position: &Compact, depth: u32) -> u64 {
 fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 1 {
         // Only a count of one ply lands here: nothing known in advance.
-        leaves::<WHITE, ANY_CASTLING, true>(position)
+        leaves::<WHITE, ANY_CASTLING, true, true>(position)
     } else {
         interior::<WHITE>(position, depth)
     }
@@ -248,9 +253,11 @@ fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
 /// own: most calls land here, and it needs fewer registers saved than the
 /// recursion around it.
 #[inline(never)]
-fn leaves<const WHITE: bool, const CASTLING: u8, const EN_PASSANT: bool>(position: &Compact) -> u64 {
+fn leaves<const WHITE: bool, const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool>(
+    position: &Compact,
+) -> u64 {
     let mut counter = Counter(0);
-    generate_for::<_, _, WHITE>(&Known::<CASTLING, EN_PASSANT>(position), &mut counter);
+    generate_for::<_, _, WHITE>(&Known::<CASTLING, EN_PASSANT, LEAPER_CHECKS>(position), &mut counter);
     counter.0
 }
 
@@ -294,13 +301,14 @@ struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: u8> 
 
 impl<const WHITE: bool, const LAST: bool, const CASTLING: u8> Descend<'_, '_, WHITE, LAST, CASTLING> {
     /// Counts below `child`, which may have an en-passant square only if
-    /// `EN_PASSANT`.
+    /// `EN_PASSANT`, and a check by a pawn or knight only if `LEAPER_CHECKS`
+    /// (the move was by a pawn or a knight, or promoted to a knight).
     #[inline(always)]
-    fn child<const EN_PASSANT: bool>(&mut self, child: &Compact) {
+    fn child<const EN_PASSANT: bool, const LEAPER_CHECKS: bool>(&mut self, child: &Compact) {
         // The other side moves next: the other instance of the recursion.
         self.nodes += match (WHITE, LAST) {
-            (true, true) => leaves::<false, CASTLING, EN_PASSANT>(child),
-            (false, true) => leaves::<true, CASTLING, EN_PASSANT>(child),
+            (true, true) => leaves::<false, CASTLING, EN_PASSANT, LEAPER_CHECKS>(child),
+            (false, true) => leaves::<true, CASTLING, EN_PASSANT, LEAPER_CHECKS>(child),
             (true, false) => subtree::<false>(child, self.depth),
             (false, false) => subtree::<true>(child, self.depth),
         };
@@ -313,13 +321,21 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8> Sink
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, to: Bitboard) {
         let theirs = self.parent.by_color[sides::<WHITE>().1 as usize];
-        for sq in to & theirs {
-            let child = self.parent.moved::<WHITE>(kind, from, sq);
-            self.child::<false>(&child);
-        }
-        for sq in to - theirs {
-            let child = self.parent.quietly_moved::<WHITE>(kind, from, sq);
-            self.child::<false>(&child);
+        // `kind` is a constant once inlined: one of the branches remains.
+        if kind == PieceKind::Knight {
+            for sq in to & theirs {
+                self.child::<false, true>(&self.parent.moved::<WHITE>(kind, from, sq));
+            }
+            for sq in to - theirs {
+                self.child::<false, true>(&self.parent.quietly_moved::<WHITE>(kind, from, sq));
+            }
+        } else {
+            for sq in to & theirs {
+                self.child::<false, false>(&self.parent.moved::<WHITE>(kind, from, sq));
+            }
+            for sq in to - theirs {
+                self.child::<false, false>(&self.parent.quietly_moved::<WHITE>(kind, from, sq));
+            }
         }
     }
 
@@ -330,25 +346,25 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8> Sink
             match kind {
                 PawnMoves::Push => {
                     let child = self.parent.pushed::<WHITE>(from, sq, false);
-                    self.child::<false>(&child);
+                    self.child::<false, true>(&child);
                 }
                 PawnMoves::DoublePush => {
                     let child = self.parent.pushed::<WHITE>(from, sq, true);
                     if child.en_passant.is_some() {
-                        self.child::<true>(&child);
+                        self.child::<true, true>(&child);
                     } else {
-                        self.child::<false>(&child);
+                        self.child::<false, true>(&child);
                     }
                 }
                 PawnMoves::Capture => {
                     let child = self.parent.moved::<WHITE>(PieceKind::Pawn, from, sq);
-                    self.child::<false>(&child);
+                    self.child::<false, true>(&child);
                 }
                 PawnMoves::Promotion => {
-                    for piece in [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight] {
-                        let child = self.parent.promoted::<WHITE>(from, sq, piece);
-                        self.child::<false>(&child);
+                    for piece in [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop] {
+                        self.child::<false, false>(&self.parent.promoted::<WHITE>(from, sq, piece));
                     }
+                    self.child::<false, true>(&self.parent.promoted::<WHITE>(from, sq, PieceKind::Knight));
                 }
             }
         }
@@ -357,13 +373,13 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8> Sink
     #[inline(always)]
     fn castle(&mut self, king: Square, rook: Square) {
         let child = self.parent.castled::<WHITE>(king, rook);
-        self.child::<false>(&child);
+        self.child::<false, false>(&child);
     }
 
     #[inline(always)]
     fn en_passant(&mut self, from: Square, to: Square) {
         let child = self.parent.took_en_passant::<WHITE>(from, to);
-        self.child::<false>(&child);
+        self.child::<false, true>(&child);
     }
 }
 

@@ -50,6 +50,12 @@ pub(crate) trait Position {
     /// 2% more time and instructions, so they are off for [`Board`].
     const SHORTCUTS: bool = false;
 
+    /// False where the position is known to have no check by a pawn or a
+    /// knight: the move that led to it was by neither (a position where the
+    /// side not to move is in check is never accepted, so such a check can
+    /// only come from the piece that just moved).
+    const LEAPER_CHECKS: bool = true;
+
     /// Squares holding `color`'s pieces of `kind`.
     #[inline(always)]
     fn colored(&self, color: Color, kind: PieceKind) -> Bitboard {
@@ -83,9 +89,13 @@ pub(crate) trait Position {
         let their_straight = (self.pieces(PieceKind::Rook) | queens) & theirs;
         let their_diagonal = (self.pieces(PieceKind::Bishop) | queens) & theirs;
         let mut lines = KingLines {
-            checkers: ((knight_attacks(king) & self.pieces(PieceKind::Knight))
-                | (pawn_attacks(us, king) & self.pieces(PieceKind::Pawn)))
-                & theirs,
+            checkers: if Self::LEAPER_CHECKS {
+                ((knight_attacks(king) & self.pieces(PieceKind::Knight))
+                    | (pawn_attacks(us, king) & self.pieces(PieceKind::Pawn)))
+                    & theirs
+            } else {
+                Bitboard::EMPTY
+            },
             pinned_straight: Bitboard::EMPTY,
             pinned_diagonal: Bitboard::EMPTY,
         };
