@@ -14,7 +14,7 @@ use super::U64_SAFE_DEPTH;
 use crate::attacks::pawn_attacks;
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
 use crate::movegen::{generate_for, Counter, PawnMoves, Position, Sink};
-use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, PieceKind, Square};
+use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, PieceKind, Rank, Square};
 
 /// A position reduced to what counting needs.
 #[derive(Clone, Copy)]
@@ -38,9 +38,14 @@ pub(crate) struct Compact<'a> {
 /// has some, and [`ANY_CASTLING`] where the caller does not know (the rights
 /// and rules are then read from the position); `EN_PASSANT` is false where
 /// no en-passant capture is possible (every child but a double push's).
-struct Known<'p, 'a, const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool = true>(
-    &'p Compact<'a>,
-);
+struct Known<
+    'p,
+    'a,
+    const CASTLING: u8,
+    const EN_PASSANT: bool,
+    const LEAPER_CHECKS: bool = true,
+    const PROMOTIONS: bool = true,
+>(&'p Compact<'a>);
 
 /// The side to move has no castling rights.
 const NO_CASTLING: u8 = 0;
@@ -51,11 +56,12 @@ const CHESS960_CASTLING: u8 = 2;
 /// Whether and how the side to move may castle is read from the position.
 const ANY_CASTLING: u8 = 3;
 
-impl<const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool> Position
-    for Known<'_, '_, CASTLING, EN_PASSANT, LEAPER_CHECKS>
+impl<const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool, const PROMOTIONS: bool> Position
+    for Known<'_, '_, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>
 {
     const SHORTCUTS: bool = true;
     const LEAPER_CHECKS: bool = LEAPER_CHECKS;
+    const PROMOTIONS: bool = PROMOTIONS;
 
     #[inline(always)]
     fn side_to_move(&self) -> Color {
@@ -243,7 +249,7 @@ pub(crate) fn count(position: &Compact, depth: u32) -> u64 {
 fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 1 {
         // Only a count of one ply lands here: nothing known in advance.
-        leaves::<WHITE, ANY_CASTLING, true, true>(position)
+        leaves::<WHITE, ANY_CASTLING, true, true, true>(position)
     } else {
         interior::<WHITE>(position, depth)
     }
@@ -253,11 +259,18 @@ fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
 /// own: most calls land here, and it needs fewer registers saved than the
 /// recursion around it.
 #[inline(never)]
-fn leaves<const WHITE: bool, const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool>(
+fn leaves<
+    const WHITE: bool,
+    const CASTLING: u8,
+    const EN_PASSANT: bool,
+    const LEAPER_CHECKS: bool,
+    const PROMOTIONS: bool,
+>(
     position: &Compact,
 ) -> u64 {
     let mut counter = Counter(0);
-    generate_for::<_, _, WHITE>(&Known::<CASTLING, EN_PASSANT, LEAPER_CHECKS>(position), &mut counter);
+    let known = Known::<CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(position);
+    generate_for::<_, _, WHITE>(&known, &mut counter);
     counter.0
 }
 
@@ -269,21 +282,32 @@ fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
         // The children are counted by `leaves`: no depth test per child,
         // and no castling code where the side to move next has no rights
         // (a move cannot give them back).
-        match (position.castling.any_of(sides::<WHITE>().1), position.chess960) {
-            (false, _) => children::<WHITE, true, NO_CASTLING>(position, 1),
-            (true, false) => children::<WHITE, true, STANDARD_CASTLING>(position, 1),
-            (true, true) => children::<WHITE, true, CHESS960_CASTLING>(position, 1),
+        // Nor promotion code where the side to move next has no pawn on
+        // its seventh rank (a move cannot put one there).
+        let them = sides::<WHITE>().1;
+        let their_pawns = position.by_kind[PieceKind::Pawn as usize] & position.by_color[them as usize];
+        let promotions = (their_pawns & Rank::Seventh.relative_to(them).bitboard()).any();
+        match (position.castling.any_of(them), position.chess960, promotions) {
+            (false, _, false) => children::<WHITE, true, NO_CASTLING, false>(position, 1),
+            (true, false, false) => children::<WHITE, true, STANDARD_CASTLING, false>(position, 1),
+            (true, true, false) => children::<WHITE, true, CHESS960_CASTLING, false>(position, 1),
+            (false, _, true) => children::<WHITE, true, NO_CASTLING, true>(position, 1),
+            (true, false, true) => children::<WHITE, true, STANDARD_CASTLING, true>(position, 1),
+            (true, true, true) => children::<WHITE, true, CHESS960_CASTLING, true>(position, 1),
         }
     } else {
         // `CASTLING` is unused above the last ply.
-        children::<WHITE, false, ANY_CASTLING>(position, depth - 1)
+        children::<WHITE, false, ANY_CASTLING, true>(position, depth - 1)
     }
 }
 
 /// Leaves `depth` plies below each child of `position`, summed.
 #[inline(always)]
-fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8>(position: &Compact, depth: u32) -> u64 {
-    let mut descend = Descend::<WHITE, LAST, CASTLING> { parent: position, depth, nodes: 0 };
+fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool>(
+    position: &Compact,
+    depth: u32,
+) -> u64 {
+    let mut descend = Descend::<WHITE, LAST, CASTLING, PROMOTIONS> { parent: position, depth, nodes: 0 };
     generate_for::<_, _, WHITE>(&Known::<ANY_CASTLING, true>(position), &mut descend);
     descend.nodes
 }
@@ -292,14 +316,16 @@ fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8>(position: &
 /// its legal moves, the child being one ply above the leaves; then
 /// `CASTLING`: how the child's side to move may still castle, as in
 /// [`Known`]).
-struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: u8> {
+struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool> {
     parent: &'p Compact<'a>,
     /// Plies below each child.
     depth: u32,
     nodes: u64,
 }
 
-impl<const WHITE: bool, const LAST: bool, const CASTLING: u8> Descend<'_, '_, WHITE, LAST, CASTLING> {
+impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool>
+    Descend<'_, '_, WHITE, LAST, CASTLING, PROMOTIONS>
+{
     /// Counts below `child`, which may have an en-passant square only if
     /// `EN_PASSANT`, and a check by a pawn or knight only if `LEAPER_CHECKS`
     /// (the move was by a pawn or a knight, or promoted to a knight).
@@ -307,16 +333,16 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8> Descend<'_, '_, WH
     fn child<const EN_PASSANT: bool, const LEAPER_CHECKS: bool>(&mut self, child: &Compact) {
         // The other side moves next: the other instance of the recursion.
         self.nodes += match (WHITE, LAST) {
-            (true, true) => leaves::<false, CASTLING, EN_PASSANT, LEAPER_CHECKS>(child),
-            (false, true) => leaves::<true, CASTLING, EN_PASSANT, LEAPER_CHECKS>(child),
+            (true, true) => leaves::<false, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(child),
+            (false, true) => leaves::<true, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(child),
             (true, false) => subtree::<false>(child, self.depth),
             (false, false) => subtree::<true>(child, self.depth),
         };
     }
 }
 
-impl<const WHITE: bool, const LAST: bool, const CASTLING: u8> Sink
-    for Descend<'_, '_, WHITE, LAST, CASTLING>
+impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool> Sink
+    for Descend<'_, '_, WHITE, LAST, CASTLING, PROMOTIONS>
 {
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, to: Bitboard) {

@@ -56,6 +56,10 @@ pub(crate) trait Position {
     /// only come from the piece that just moved).
     const LEAPER_CHECKS: bool = true;
 
+    /// False where the side to move is known to have no pawn on its
+    /// seventh rank, so no promotion.
+    const PROMOTIONS: bool = true;
+
     /// Squares holding `color`'s pieces of `kind`.
     #[inline(always)]
     fn colored(&self, color: Color, kind: PieceKind) -> Bitboard {
@@ -569,13 +573,15 @@ fn generate_pawns<P: Position, S: Sink, const WHITE: bool>(
     let single = single & empty;
     let double = forward::<WHITE>(single & third_rank) & empty & check_mask;
     let single = single & check_mask;
+    // Without a pawn on the seventh rank, no target is on the last.
+    let last_rank = if P::PROMOTIONS { last_rank } else { Bitboard::EMPTY };
     sink.pawns(single - last_rank, up, PawnMoves::Push);
     sink.pawns(double, 2 * up, PawnMoves::DoublePush);
 
     let capture_target = theirs & check_mask;
     let west = west & capture_target;
     let east = east & capture_target;
-    if (pawns & Rank::Seventh.relative_to(us).bitboard()).any() {
+    if P::PROMOTIONS && (pawns & Rank::Seventh.relative_to(us).bitboard()).any() {
         sink.pawns(east & last_rank, up_east, PawnMoves::Promotion);
         sink.pawns(west & last_rank, up_west, PawnMoves::Promotion);
         sink.pawns(single & last_rank, up, PawnMoves::Promotion);
