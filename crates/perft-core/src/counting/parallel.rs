@@ -134,20 +134,21 @@ fn hashed(
     nodes
 }
 
-/// One task's serial count, on the task's own board; `depth` is at most
-/// [`SERIAL_DEPTH`].
-fn serial(board: &mut Board, depth: u32, search: &CountOptions) -> Option<u64> {
-    if search.stopped() {
-        return None;
-    }
-    let Some(table) = search.table else { return Some(perft_u64(board, depth, search.mode)) };
+/// The count of `board` with a table: looked up first, and counted (then
+/// stored) only if missing.
+fn count_with_table(
+    board: &mut Board,
+    depth: u32,
+    search: &CountOptions,
+    table: &PerftTable,
+) -> Option<u128> {
     let key = table.keys().key(board);
     if let Some(nodes) = table.probe(key, depth) {
         table.record(1, 1);
-        return Some(nodes);
+        return Some(u128::from(nodes));
     }
     table.record(1, 0);
-    count_missing(board, key, depth, search, table).map(|n| n as u64)
+    count_missing(board, key, depth, search, table)
 }
 
 /// The count of a node known to be missing from `table` (`key` is its key
@@ -208,20 +209,14 @@ pub fn perft_with(board: &Board, depth: u32, search: &CountOptions) -> Option<u1
 /// [`perft_with`] on a board the caller gives up (each task owns its board, so
 /// a serial task needs no copy of its own).
 fn count_owned(board: &mut Board, depth: u32, search: &CountOptions) -> Option<u128> {
-    if depth <= SERIAL_DEPTH {
-        return serial(board, depth, search).map(u128::from);
-    }
     if search.stopped() {
         return None;
     }
     if let Some(table) = search.table {
-        let key = table.keys().key(board);
-        if let Some(nodes) = table.probe(key, depth) {
-            table.record(1, 1);
-            return Some(u128::from(nodes));
-        }
-        table.record(1, 0);
-        return count_missing(board, key, depth, search, table);
+        return count_with_table(board, depth, search, table);
+    }
+    if depth <= SERIAL_DEPTH {
+        return Some(u128::from(perft_u64(board, depth, search.mode)));
     }
     let board: &Board = board;
     board
