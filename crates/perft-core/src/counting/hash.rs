@@ -106,7 +106,7 @@ fn advise_huge_pages(start: *const u8, len: usize) {
         // SAFETY: the range lies inside an allocation the table owns, and
         // MADV_HUGEPAGE changes neither its contents nor its validity (the
         // call's result is ignored: without it, the pages are just small).
-        // Measured on `run 8 --hash 256 -t 2`: see README, "Hashing".
+        // Measured on `run 8 --hash 256 -t 2`: see README, "Deep counts".
         unsafe {
             libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
         }

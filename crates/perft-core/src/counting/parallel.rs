@@ -44,21 +44,35 @@ impl<'a> CountOptions<'a> {
     }
 }
 
-/// Pushes onto `children` the keys of `board`'s children after `moves`
-/// (`key` is the board's own), each paired with [`MISSING`] for
-/// [`probe_children`] to fill in; each child's bucket at `child_depth` is
-/// prefetched, so the probes that follow overlap their cache misses. (An
-/// out-parameter: returned by value, the 11 KB array was copied each time.)
-fn child_keys(
+/// A move of a hashed node, with the child's key and its count if the table
+/// holds it.
+struct Child {
+    mv: Move,
+    key: u64,
+    count: Option<u64>,
+}
+
+/// The children of a hashed node (filled in place by [`look_up_children`]:
+/// returned by value, the array was copied at every node).
+type Children = ArrayVec<Child, MAX_LEGAL_MOVES>;
+
+/// Pushes onto `children` every legal move of `board` (whose key is `key`),
+/// with the child's key and its count at `child_depth` if the table holds
+/// it. All keys are computed first, without making the moves, and their
+/// buckets prefetched, so the probes that follow overlap their cache
+/// misses. `counters` gathers (probes, hits).
+fn look_up_children(
     board: &mut Board,
-    moves: &MoveList,
     key: u64,
     child_depth: u32,
     table: &PerftTable,
+    counters: &mut (u64, u64),
     children: &mut Children,
 ) {
     let keys = table.keys();
-    for &mv in moves {
+    let mut moves = MoveList::new();
+    board.generate_moves(&mut moves);
+    for &mv in &moves {
         let child_key = keys.key_after(board, mv, key).unwrap_or_else(|| {
             board.make(mv);
             let child_key = keys.key(board);
@@ -66,39 +80,19 @@ fn child_keys(
             child_key
         });
         table.prefetch(child_key, child_depth);
-        children.push([child_key, MISSING]);
+        children.push(Child { mv, key: child_key, count: None });
     }
-}
-
-/// Each child's key and its count from the table, or [`MISSING`].
-type Children = ArrayVec<[u64; 2], MAX_LEGAL_MOVES>;
-
-/// Marks a child whose count the table does not hold (no stored count comes
-/// near it: counts are below 2⁵⁶).
-const MISSING: u64 = u64::MAX;
-
-/// Fills in the second word of each `[key, MISSING]` pair from the table
-/// at `child_depth`; `counters` gathers (probes, hits).
-fn probe_children(
-    children: &mut [[u64; 2]],
-    child_depth: u32,
-    table: &PerftTable,
-    counters: &mut (u64, u64),
-) {
     counters.0 += children.len() as u64;
-    for [child_key, found] in children {
-        if let Some(n) = table.probe(*child_key, child_depth) {
-            counters.1 += 1;
-            *found = n;
-        }
+    for child in children.iter_mut() {
+        child.count = table.probe(child.key, child_depth);
+        counters.1 += u64::from(child.count.is_some());
     }
 }
 
 /// Serial hashed perft of a node already known to be missing from the
 /// table; `key` is its key in the table's key set. All children are looked
-/// up first, in one pass over keys computed without making the moves, so
-/// their cache misses overlap; only the children not found are searched
-/// (and stored). `counters` gathers (probes, hits). `depth` is at most
+/// up first ([`look_up_children`]); only those not found are searched (and
+/// stored). `counters` gathers (probes, hits). `depth` is at most
 /// [`SERIAL_DEPTH`], so the count fits a `u64`.
 fn hashed(
     board: &mut Board,
@@ -113,23 +107,18 @@ fn hashed(
         // Children at one ply are counted, not stored: a probe costs more.
         return perft_u64(board, depth, mode);
     }
-    let mut moves = MoveList::new();
-    board.generate_moves(&mut moves);
     let child_depth = depth - 1;
     let mut children = Children::new();
-    child_keys(board, &moves, key, child_depth, table, &mut children);
-    probe_children(&mut children, child_depth, table, counters);
+    look_up_children(board, key, child_depth, table, counters, &mut children);
     let mut nodes = 0;
-    for (&mv, &[child_key, found]) in moves.iter().zip(&children) {
-        nodes += if found == MISSING {
-            board.make(mv);
-            let n = hashed(board, child_key, child_depth, mode, table, counters);
+    for child in &children {
+        nodes += child.count.unwrap_or_else(|| {
+            board.make(child.mv);
+            let n = hashed(board, child.key, child_depth, mode, table, counters);
             board.unmake();
-            table.store(child_key, child_depth, u128::from(n));
+            table.store(child.key, child_depth, u128::from(n));
             n
-        } else {
-            found
-        };
+        });
     }
     nodes
 }
@@ -171,25 +160,20 @@ fn count_missing(
         table.record(counters.0, counters.1);
         u128::from(nodes)
     } else {
-        let moves = board.legal_moves();
         let child_depth = depth - 1;
         let mut children = Children::new();
-        child_keys(board, &moves, key, child_depth, table, &mut children);
         let mut counters = (0, 0);
-        probe_children(&mut children, child_depth, table, &mut counters);
+        look_up_children(board, key, child_depth, table, &mut counters, &mut children);
         table.record(counters.0, counters.1);
-        let found: u128 = children.iter().filter(|c| c[1] != MISSING).map(|c| u128::from(c[1])).sum();
+        let found: u128 = children.iter().filter_map(|c| c.count).map(u128::from).sum();
         let board: &Board = board;
-        // Filled in place: `collect` would copy the 11 KB array.
-        let mut missing: ArrayVec<(Move, u64), MAX_LEGAL_MOVES> = ArrayVec::new();
-        missing
-            .extend(moves.iter().zip(&children).filter(|(_, c)| c[1] == MISSING).map(|(&mv, c)| (mv, c[0])));
-        let searched = missing
+        let searched = children
             .par_iter()
-            .map(|&(mv, child_key)| {
+            .filter(|c| c.count.is_none())
+            .map(|c| {
                 let mut child = board.fork();
-                child.make(mv);
-                count_missing(&mut child, child_key, child_depth, search, table)
+                child.make(c.mv);
+                count_missing(&mut child, c.key, child_depth, search, table)
             })
             .try_fold(|| 0u128, |sum, n| n.map(|n| sum + n))
             .try_reduce(|| 0, |a, b| Some(a + b))?;
