@@ -37,7 +37,9 @@ pub(crate) struct Compact<'a> {
 /// middlegames), [`STANDARD_CASTLING`] or [`CHESS960_CASTLING`] where it
 /// has some, and [`ANY_CASTLING`] where the caller does not know (the rights
 /// and rules are then read from the position); `EN_PASSANT` is false where
-/// no en-passant capture is possible (every child but a double push's).
+/// no en-passant capture is possible (every child but a double push's);
+/// `LEAPER_CHECKS` and `PROMOTIONS` are false where no pawn or knight can
+/// give check and no pawn can promote, as in [`Position`].
 struct Known<
     'p,
     'a,
@@ -280,24 +282,30 @@ fn leaves<
 fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 2 {
         // The children are counted by `leaves`: no depth test per child,
-        // and no castling code where the side to move next has no rights
-        // (a move cannot give them back).
-        // Nor promotion code where the side to move next has no pawn on
+        // and no promotion code where the side to move next has no pawn on
         // its seventh rank (a move cannot put one there).
         let them = sides::<WHITE>().1;
         let their_pawns = position.by_kind[PieceKind::Pawn as usize] & position.by_color[them as usize];
-        let promotions = (their_pawns & Rank::Seventh.relative_to(them).bitboard()).any();
-        match (position.castling.any_of(them), position.chess960, promotions) {
-            (false, _, false) => children::<WHITE, true, NO_CASTLING, false>(position, 1),
-            (true, false, false) => children::<WHITE, true, STANDARD_CASTLING, false>(position, 1),
-            (true, true, false) => children::<WHITE, true, CHESS960_CASTLING, false>(position, 1),
-            (false, _, true) => children::<WHITE, true, NO_CASTLING, true>(position, 1),
-            (true, false, true) => children::<WHITE, true, STANDARD_CASTLING, true>(position, 1),
-            (true, true, true) => children::<WHITE, true, CHESS960_CASTLING, true>(position, 1),
+        if (their_pawns & Rank::Seventh.relative_to(them).bitboard()).any() {
+            last_ply::<WHITE, true>(position)
+        } else {
+            last_ply::<WHITE, false>(position)
         }
     } else {
         // `CASTLING` is unused above the last ply.
         children::<WHITE, false, ANY_CASTLING, true>(position, depth - 1)
+    }
+}
+
+/// The legal moves of each child of `position`, summed, with no castling
+/// code where the side to move next has no rights (a move cannot give them
+/// back) and no Chess960 castling code in a standard game.
+#[inline(always)]
+fn last_ply<const WHITE: bool, const PROMOTIONS: bool>(position: &Compact) -> u64 {
+    match (position.castling.any_of(sides::<WHITE>().1), position.chess960) {
+        (false, _) => children::<WHITE, true, NO_CASTLING, PROMOTIONS>(position, 1),
+        (true, false) => children::<WHITE, true, STANDARD_CASTLING, PROMOTIONS>(position, 1),
+        (true, true) => children::<WHITE, true, CHESS960_CASTLING, PROMOTIONS>(position, 1),
     }
 }
 
@@ -339,6 +347,19 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
             (false, false) => subtree::<true>(child, self.depth),
         };
     }
+
+    /// Counts below each child after a `kind` moved from `from` to one of
+    /// `to` (`LEAPER_CHECKS` as in [`Descend::child`]).
+    #[inline(always)]
+    fn each_target<const LEAPER_CHECKS: bool>(&mut self, kind: PieceKind, from: Square, to: Bitboard) {
+        let theirs = self.parent.by_color[sides::<WHITE>().1 as usize];
+        for sq in to & theirs {
+            self.child::<false, LEAPER_CHECKS>(&self.parent.moved::<WHITE>(kind, from, sq));
+        }
+        for sq in to - theirs {
+            self.child::<false, LEAPER_CHECKS>(&self.parent.quietly_moved::<WHITE>(kind, from, sq));
+        }
+    }
 }
 
 impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool> Sink
@@ -346,22 +367,13 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
 {
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, to: Bitboard) {
-        let theirs = self.parent.by_color[sides::<WHITE>().1 as usize];
-        // `kind` is a constant once inlined: one of the branches remains.
+        // Of the pieces, only a knight gives check by itself (a slider's
+        // check is found with the sliders). `kind` is a constant once
+        // inlined: one of the calls remains.
         if kind == PieceKind::Knight {
-            for sq in to & theirs {
-                self.child::<false, true>(&self.parent.moved::<WHITE>(kind, from, sq));
-            }
-            for sq in to - theirs {
-                self.child::<false, true>(&self.parent.quietly_moved::<WHITE>(kind, from, sq));
-            }
+            self.each_target::<true>(kind, from, to);
         } else {
-            for sq in to & theirs {
-                self.child::<false, false>(&self.parent.moved::<WHITE>(kind, from, sq));
-            }
-            for sq in to - theirs {
-                self.child::<false, false>(&self.parent.quietly_moved::<WHITE>(kind, from, sq));
-            }
+            self.each_target::<false>(kind, from, to);
         }
     }
 
