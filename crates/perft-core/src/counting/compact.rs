@@ -13,7 +13,7 @@
 use super::U64_SAFE_DEPTH;
 use crate::attacks::pawn_attacks;
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
-use crate::movegen::{generate_for, Counter, PawnMoves, Position, Sink};
+use crate::movegen::{generate_for, knight_and_king_attacks, Counter, PawnMoves, Position, Sink};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, PieceKind, Rank, Square};
 
 /// A position reduced to what counting needs.
@@ -39,7 +39,9 @@ pub(crate) struct Compact<'a> {
 /// and rules are then read from the position); `EN_PASSANT` is false where
 /// no en-passant capture is possible (every child but a double push's);
 /// `LEAPER_CHECKS` and `PROMOTIONS` are false where no pawn or knight can
-/// give check and no pawn can promote, as in [`Position`].
+/// give check and no pawn can promote, as in [`Position`]. The attacks of
+/// the other side's knights and king come from the parent where it has
+/// them.
 struct Known<
     'p,
     'a,
@@ -47,7 +49,12 @@ struct Known<
     const EN_PASSANT: bool,
     const LEAPER_CHECKS: bool = true,
     const PROMOTIONS: bool = true,
->(&'p Compact<'a>);
+> {
+    position: &'p Compact<'a>,
+    /// [`Position::knight_and_king_attacks`] of the side not to move, if
+    /// known.
+    their_leaper_attacks: Option<Bitboard>,
+}
 
 /// The side to move has no castling rights.
 const NO_CASTLING: u8 = 0;
@@ -67,20 +74,20 @@ impl<const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool, cons
 
     #[inline(always)]
     fn side_to_move(&self) -> Color {
-        self.0.side_to_move
+        self.position.side_to_move
     }
     #[inline(always)]
     fn pieces(&self, kind: PieceKind) -> Bitboard {
-        self.0.by_kind[kind as usize]
+        self.position.by_kind[kind as usize]
     }
     #[inline(always)]
     fn color(&self, color: Color) -> Bitboard {
-        self.0.by_color[color as usize]
+        self.position.by_color[color as usize]
     }
     #[inline(always)]
     fn en_passant(&self) -> Option<Square> {
         if EN_PASSANT {
-            self.0.en_passant
+            self.position.en_passant
         } else {
             None
         }
@@ -90,20 +97,49 @@ impl<const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool, cons
         if CASTLING == NO_CASTLING {
             CastlingRights::NONE
         } else {
-            self.0.castling
+            self.position.castling
         }
     }
     #[inline(always)]
     fn castling_config(&self) -> &CastlingConfig {
-        self.0.config
+        self.position.config
     }
     #[inline(always)]
     fn is_chess960(&self) -> bool {
         match CASTLING {
             CHESS960_CASTLING => true,
-            ANY_CASTLING => self.0.chess960,
+            ANY_CASTLING => self.position.chess960,
             _ => false,
         }
+    }
+    #[inline(always)]
+    fn knight_and_king_attacks(&self, color: Color) -> Bitboard {
+        match self.their_leaper_attacks {
+            Some(attacks) => {
+                debug_assert!(
+                    color != self.position.side_to_move && attacks == knight_and_king_attacks(self, color)
+                );
+                attacks
+            }
+            None => knight_and_king_attacks(self, color),
+        }
+    }
+}
+
+impl<
+        'p,
+        'a,
+        const CASTLING: u8,
+        const EN_PASSANT: bool,
+        const LEAPER_CHECKS: bool,
+        const PROMOTIONS: bool,
+    > Known<'p, 'a, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>
+{
+    /// The view of `position`, with the attacks of the side not to move's
+    /// knights and king if known.
+    #[inline(always)]
+    fn new(position: &'p Compact<'a>, their_leaper_attacks: Option<Bitboard>) -> Self {
+        Known { position, their_leaper_attacks }
     }
 }
 
@@ -251,15 +287,16 @@ pub(crate) fn count(position: &Compact, depth: u32) -> u64 {
 fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 1 {
         // Only a count of one ply lands here: nothing known in advance.
-        leaves::<WHITE, ANY_CASTLING, true, true, true>(position)
+        leaves::<WHITE, ANY_CASTLING, true, true, true>(position, None)
     } else {
         interior::<WHITE>(position, depth)
     }
 }
 
-/// The legal moves of `position`, counted by set sizes. A function of its
-/// own: most calls land here, and it needs fewer registers saved than the
-/// recursion around it.
+/// The legal moves of `position`, counted by set sizes, given the attacks
+/// of the other side's knights and king if the caller has them. A function
+/// of its own: most calls land here, and it needs fewer registers saved
+/// than the recursion around it.
 #[inline(never)]
 fn leaves<
     const WHITE: bool,
@@ -269,9 +306,10 @@ fn leaves<
     const PROMOTIONS: bool,
 >(
     position: &Compact,
+    their_leaper_attacks: Option<Bitboard>,
 ) -> u64 {
     let mut counter = Counter(0);
-    let known = Known::<CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(position);
+    let known = Known::<CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>::new(position, their_leaper_attacks);
     generate_for::<_, _, WHITE>(&known, &mut counter);
     counter.0
 }
@@ -315,8 +353,25 @@ fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMO
     position: &Compact,
     depth: u32,
 ) -> u64 {
-    let mut descend = Descend::<WHITE, LAST, CASTLING, PROMOTIONS> { parent: position, depth, nodes: 0 };
-    generate_for::<_, _, WHITE>(&Known::<ANY_CASTLING, true>(position), &mut descend);
+    let us = sides::<WHITE>().0;
+    let ours = position.by_color[us as usize];
+    let (knight_attacks, king_attacks) = if LAST {
+        let mut knights = Bitboard::EMPTY;
+        for knight in position.by_kind[PieceKind::Knight as usize] & ours {
+            knights |= crate::attacks::knight_attacks(knight);
+        }
+        (knights, crate::attacks::king_attacks((position.by_kind[PieceKind::King as usize] & ours).lsb()))
+    } else {
+        (Bitboard::EMPTY, Bitboard::EMPTY)
+    };
+    let mut descend = Descend::<WHITE, LAST, CASTLING, PROMOTIONS> {
+        parent: position,
+        depth,
+        knight_attacks,
+        king_attacks,
+        nodes: 0,
+    };
+    generate_for::<_, _, WHITE>(&Known::<ANY_CASTLING, true>::new(position, None), &mut descend);
     descend.nodes
 }
 
@@ -328,6 +383,13 @@ struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: u8, 
     parent: &'p Compact<'a>,
     /// Plies below each child.
     depth: u32,
+    /// If `LAST`, the squares the moving side's knights attack in the
+    /// parent (a child's leaves read them with its king's attacks for the
+    /// danger map), else empty.
+    knight_attacks: Bitboard,
+    /// If `LAST`, the squares the moving side's king attacks in the parent,
+    /// else empty.
+    king_attacks: Bitboard,
     nodes: u64,
 }
 
@@ -336,16 +398,33 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
 {
     /// Counts below `child`, which may have an en-passant square only if
     /// `EN_PASSANT`, and a check by a pawn or knight only if `LEAPER_CHECKS`
-    /// (the move was by a pawn or a knight, or promoted to a knight).
+    /// (the move was by a pawn or a knight, or promoted to a knight), and
+    /// where the moving side's knights and king attack `leaper_attacks` (read
+    /// only if `LAST`).
     #[inline(always)]
-    fn child<const EN_PASSANT: bool, const LEAPER_CHECKS: bool>(&mut self, child: &Compact) {
+    fn child<const EN_PASSANT: bool, const LEAPER_CHECKS: bool>(
+        &mut self,
+        child: &Compact,
+        leaper_attacks: Bitboard,
+    ) {
         // The other side moves next: the other instance of the recursion.
         self.nodes += match (WHITE, LAST) {
-            (true, true) => leaves::<false, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(child),
-            (false, true) => leaves::<true, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(child),
+            (true, true) => {
+                leaves::<false, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(child, Some(leaper_attacks))
+            }
+            (false, true) => {
+                leaves::<true, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(child, Some(leaper_attacks))
+            }
             (true, false) => subtree::<false>(child, self.depth),
             (false, false) => subtree::<true>(child, self.depth),
         };
+    }
+
+    /// The moving side's knight and king attacks in the parent, unchanged by
+    /// a move of any other piece.
+    #[inline(always)]
+    fn leaper_attacks(&self) -> Bitboard {
+        self.knight_attacks | self.king_attacks
     }
 
     /// Counts below each child after a `kind` moved from `from` to one of
@@ -353,11 +432,36 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     #[inline(always)]
     fn each_target<const LEAPER_CHECKS: bool>(&mut self, kind: PieceKind, from: Square, to: Bitboard) {
         let theirs = self.parent.by_color[sides::<WHITE>().1 as usize];
+        // The knight and king attacks of the moving side, but those of the
+        // moving piece, which are added for each target.
+        let staying = match kind {
+            PieceKind::Knight if LAST => {
+                let ours = self.parent.by_color[sides::<WHITE>().0 as usize];
+                let mut staying = self.king_attacks;
+                for knight in (self.parent.by_kind[PieceKind::Knight as usize] & ours).without(from) {
+                    staying |= crate::attacks::knight_attacks(knight);
+                }
+                staying
+            }
+            PieceKind::King => self.knight_attacks,
+            _ => self.leaper_attacks(),
+        };
+        let leaper_attacks = |sq: Square| match kind {
+            PieceKind::Knight => staying | crate::attacks::knight_attacks(sq),
+            PieceKind::King => staying | crate::attacks::king_attacks(sq),
+            _ => staying,
+        };
         for sq in to & theirs {
-            self.child::<false, LEAPER_CHECKS>(&self.parent.moved::<WHITE>(kind, from, sq));
+            self.child::<false, LEAPER_CHECKS>(
+                &self.parent.moved::<WHITE>(kind, from, sq),
+                leaper_attacks(sq),
+            );
         }
         for sq in to - theirs {
-            self.child::<false, LEAPER_CHECKS>(&self.parent.quietly_moved::<WHITE>(kind, from, sq));
+            self.child::<false, LEAPER_CHECKS>(
+                &self.parent.quietly_moved::<WHITE>(kind, from, sq),
+                leaper_attacks(sq),
+            );
         }
     }
 }
@@ -384,25 +488,31 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
             match kind {
                 PawnMoves::Push => {
                     let child = self.parent.pushed::<WHITE>(from, sq, false);
-                    self.child::<false, true>(&child);
+                    self.child::<false, true>(&child, self.leaper_attacks());
                 }
                 PawnMoves::DoublePush => {
                     let child = self.parent.pushed::<WHITE>(from, sq, true);
                     if child.en_passant.is_some() {
-                        self.child::<true, true>(&child);
+                        self.child::<true, true>(&child, self.leaper_attacks());
                     } else {
-                        self.child::<false, true>(&child);
+                        self.child::<false, true>(&child, self.leaper_attacks());
                     }
                 }
                 PawnMoves::Capture => {
                     let child = self.parent.moved::<WHITE>(PieceKind::Pawn, from, sq);
-                    self.child::<false, true>(&child);
+                    self.child::<false, true>(&child, self.leaper_attacks());
                 }
                 PawnMoves::Promotion => {
                     for piece in [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop] {
-                        self.child::<false, false>(&self.parent.promoted::<WHITE>(from, sq, piece));
+                        self.child::<false, false>(
+                            &self.parent.promoted::<WHITE>(from, sq, piece),
+                            self.leaper_attacks(),
+                        );
                     }
-                    self.child::<false, true>(&self.parent.promoted::<WHITE>(from, sq, PieceKind::Knight));
+                    self.child::<false, true>(
+                        &self.parent.promoted::<WHITE>(from, sq, PieceKind::Knight),
+                        self.leaper_attacks() | crate::attacks::knight_attacks(sq),
+                    );
                 }
             }
         }
@@ -411,13 +521,17 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     #[inline(always)]
     fn castle(&mut self, king: Square, rook: Square) {
         let child = self.parent.castled::<WHITE>(king, rook);
-        self.child::<false, false>(&child);
+        let king_to = king_destination(
+            sides::<WHITE>().0,
+            if rook > king { CastlingSide::King } else { CastlingSide::Queen },
+        );
+        self.child::<false, false>(&child, self.knight_attacks | crate::attacks::king_attacks(king_to));
     }
 
     #[inline(always)]
     fn en_passant(&mut self, from: Square, to: Square) {
         let child = self.parent.took_en_passant::<WHITE>(from, to);
-        self.child::<false, true>(&child);
+        self.child::<false, true>(&child, self.leaper_attacks());
     }
 }
 
@@ -454,7 +568,7 @@ mod tests {
                     let king = board.king(us);
                     let compact = Compact::new(&board);
                     let expected = board.checkers_and_pins(us, king);
-                    let found = Known::<ANY_CASTLING, true>(&compact).checkers_and_pins(us, king);
+                    let found = Known::<ANY_CASTLING, true>::new(&compact, None).checkers_and_pins(us, king);
                     assert_eq!(
                         (found.checkers, found.pinned_straight, found.pinned_diagonal),
                         (expected.checkers, expected.pinned_straight, expected.pinned_diagonal),

@@ -60,6 +60,14 @@ pub(crate) trait Position {
     /// seventh rank, so no promotion.
     const PROMOTIONS: bool = true;
 
+    /// The squares `color`'s knights and king attack. The compact leaves
+    /// are handed it by their parent (its move changes it only when by a
+    /// knight or the king).
+    #[inline(always)]
+    fn knight_and_king_attacks(&self, color: Color) -> Bitboard {
+        knight_and_king_attacks(self, color)
+    }
+
     /// Squares holding `color`'s pieces of `kind`.
     #[inline(always)]
     fn colored(&self, color: Color, kind: PieceKind) -> Bitboard {
@@ -135,6 +143,16 @@ pub(crate) trait Position {
             && (rook_attacks(king, occupied) & straight).is_empty()
             && (bishop_attacks(king, occupied) & diagonal).is_empty()
     }
+}
+
+/// The squares `color`'s knights and king attack in `board`, computed.
+#[inline(always)]
+pub(crate) fn knight_and_king_attacks<P: Position + ?Sized>(board: &P, color: Color) -> Bitboard {
+    let mut attacks = king_attacks(board.colored(color, PieceKind::King).lsb());
+    for knight in board.colored(color, PieceKind::Knight) {
+        attacks |= knight_attacks(knight);
+    }
+    attacks
 }
 
 /// Sorts the enemy sliders `seen` on lines through `king` into `checkers`
@@ -493,12 +511,9 @@ fn danger_map<P: Position, const WHITE: bool>(board: &P, zone: Bitboard, occupie
     let theirs = board.color(them);
     let queens = board.pieces(PieceKind::Queen);
     let their_pawns = board.pieces(PieceKind::Pawn) & theirs;
-    let mut danger = forward_west::<WHITE>(their_pawns, true)
+    let danger = forward_west::<WHITE>(their_pawns, true)
         | forward_east::<WHITE>(their_pawns, true)
-        | king_attacks(board.colored(them, PieceKind::King).lsb());
-    for knight in board.pieces(PieceKind::Knight) & theirs {
-        danger |= knight_attacks(knight);
-    }
+        | board.knight_and_king_attacks(them);
     let diagonal = (board.pieces(PieceKind::Bishop) | queens) & theirs;
     let straight = (board.pieces(PieceKind::Rook) | queens) & theirs;
     danger | slider_danger(straight, diagonal, zone, occupied)
