@@ -47,6 +47,26 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     leapers::PAWN[color as usize][sq as usize]
 }
 
+/// Squares the pawns of `color` on `pawns` attack, together.
+#[inline(always)]
+pub fn pawn_set_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    let (towards_a, towards_h) = pawn_set_attacks_by_side(color, pawns);
+    towards_a | towards_h
+}
+
+/// Squares the pawns of `color` on `pawns` attack towards the a-file, and
+/// those they attack towards the h-file.
+#[inline(always)]
+pub fn pawn_set_attacks_by_side(color: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
+    const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+    let (west, east) = (pawns.0 & NOT_FILE_A, pawns.0 & NOT_FILE_H);
+    match color {
+        Color::White => (Bitboard(west << 7), Bitboard(east << 9)),
+        Color::Black => (Bitboard(west >> 9), Bitboard(east >> 7)),
+    }
+}
+
 /// Squares a rook on `sq` attacks when `occupied` holds the blockers.
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {

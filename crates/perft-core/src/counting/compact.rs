@@ -11,9 +11,9 @@
 //! leaves are counted by set sizes, as everywhere in bulk counting.
 
 use super::U64_SAFE_DEPTH;
-use crate::attacks::pawn_attacks;
+use crate::attacks::{pawn_attacks, pawn_set_attacks_by_side};
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
-use crate::movegen::{generate_for, knight_and_king_attacks, Counter, PawnMoves, Position, Sink};
+use crate::movegen::{generate_for, leaper_attacks, Counter, PawnMoves, Position, Sink};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, PieceKind, Rank, Square};
 
 /// A position reduced to what counting needs.
@@ -51,7 +51,7 @@ struct Known<
     const PROMOTIONS: bool = true,
 > {
     position: &'p Compact<'a>,
-    /// [`Position::knight_and_king_attacks`] of the side not to move, if
+    /// [`Position::leaper_attacks`] of the side not to move, if
     /// known.
     their_leaper_attacks: Option<Bitboard>,
 }
@@ -113,15 +113,13 @@ impl<const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool, cons
         }
     }
     #[inline(always)]
-    fn knight_and_king_attacks(&self, color: Color) -> Bitboard {
+    fn leaper_attacks(&self, color: Color) -> Bitboard {
         match self.their_leaper_attacks {
             Some(attacks) => {
-                debug_assert!(
-                    color != self.position.side_to_move && attacks == knight_and_king_attacks(self, color)
-                );
+                debug_assert!(color != self.position.side_to_move && attacks == leaper_attacks(self, color));
                 attacks
             }
-            None => knight_and_king_attacks(self, color),
+            None => leaper_attacks(self, color),
         }
     }
 }
@@ -355,18 +353,27 @@ fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMO
 ) -> u64 {
     let us = sides::<WHITE>().0;
     let ours = position.by_color[us as usize];
-    let (knight_attacks, king_attacks) = if LAST {
+    let (pawn_attacks, pawn_attacks_twice, knight_attacks, king_attacks) = if LAST {
         let mut knights = Bitboard::EMPTY;
         for knight in position.by_kind[PieceKind::Knight as usize] & ours {
             knights |= crate::attacks::knight_attacks(knight);
         }
-        (knights, crate::attacks::king_attacks((position.by_kind[PieceKind::King as usize] & ours).lsb()))
+        let pawns = position.by_kind[PieceKind::Pawn as usize] & ours;
+        let (west, east) = pawn_set_attacks_by_side(us, pawns);
+        (
+            west | east,
+            west & east,
+            knights,
+            crate::attacks::king_attacks((position.by_kind[PieceKind::King as usize] & ours).lsb()),
+        )
     } else {
-        (Bitboard::EMPTY, Bitboard::EMPTY)
+        (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY)
     };
     let mut descend = Descend::<WHITE, LAST, CASTLING, PROMOTIONS> {
         parent: position,
         depth,
+        pawn_attacks,
+        pawn_attacks_twice,
         knight_attacks,
         king_attacks,
         nodes: 0,
@@ -383,9 +390,15 @@ struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: u8, 
     parent: &'p Compact<'a>,
     /// Plies below each child.
     depth: u32,
+    /// If `LAST`, the squares the moving side's pawns attack in the parent
+    /// (a child's leaves read them, with those of its knights and king,
+    /// for the danger map), else empty.
+    pawn_attacks: Bitboard,
+    /// If `LAST`, the squares two of the moving side's pawns attack in the
+    /// parent (one from each side), else empty.
+    pawn_attacks_twice: Bitboard,
     /// If `LAST`, the squares the moving side's knights attack in the
-    /// parent (a child's leaves read them with its king's attacks for the
-    /// danger map), else empty.
+    /// parent, else empty.
     knight_attacks: Bitboard,
     /// If `LAST`, the squares the moving side's king attacks in the parent,
     /// else empty.
@@ -399,8 +412,8 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     /// Counts below `child`, which may have an en-passant square only if
     /// `EN_PASSANT`, and a check by a pawn or knight only if `LEAPER_CHECKS`
     /// (the move was by a pawn or a knight, or promoted to a knight), and
-    /// where the moving side's knights and king attack `leaper_attacks` (read
-    /// only if `LAST`).
+    /// where the moving side's pawns, knights and king attack
+    /// `leaper_attacks` (read only if `LAST`).
     #[inline(always)]
     fn child<const EN_PASSANT: bool, const LEAPER_CHECKS: bool>(
         &mut self,
@@ -420,11 +433,24 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
         };
     }
 
-    /// The moving side's knight and king attacks in the parent, unchanged by
-    /// a move of any other piece.
+    /// The moving side's pawn, knight and king attacks in the parent,
+    /// unchanged by a move of any other piece.
     #[inline(always)]
     fn leaper_attacks(&self) -> Bitboard {
-        self.knight_attacks | self.king_attacks
+        self.pawn_attacks | self.knight_attacks | self.king_attacks
+    }
+
+    /// The moving side's pawn, knight and king attacks after a pawn left
+    /// `from` for `to` (`to` empty for a promotion: no pawn arrives).
+    #[inline(always)]
+    fn leaper_attacks_after_pawn_move(&self, from: Square, to: Option<Square>) -> Bitboard {
+        let (us, _) = sides::<WHITE>();
+        // The squares only the pawn on `from` attacked are no longer.
+        let mut pawn_attacks = self.pawn_attacks - (pawn_attacks(us, from) - self.pawn_attacks_twice);
+        if let Some(to) = to {
+            pawn_attacks |= crate::attacks::pawn_attacks(us, to);
+        }
+        pawn_attacks | self.knight_attacks | self.king_attacks
     }
 
     /// Counts below each child after a `kind` moved from `from` to one of
@@ -432,18 +458,18 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     #[inline(always)]
     fn each_target<const LEAPER_CHECKS: bool>(&mut self, kind: PieceKind, from: Square, to: Bitboard) {
         let theirs = self.parent.by_color[sides::<WHITE>().1 as usize];
-        // The knight and king attacks of the moving side, but those of the
-        // moving piece, which are added for each target.
+        // The pawn, knight and king attacks of the moving side, but those of
+        // the moving piece, which are added for each target.
         let staying = match kind {
             PieceKind::Knight if LAST => {
                 let ours = self.parent.by_color[sides::<WHITE>().0 as usize];
-                let mut staying = self.king_attacks;
+                let mut staying = self.pawn_attacks | self.king_attacks;
                 for knight in (self.parent.by_kind[PieceKind::Knight as usize] & ours).without(from) {
                     staying |= crate::attacks::knight_attacks(knight);
                 }
                 staying
             }
-            PieceKind::King => self.knight_attacks,
+            PieceKind::King => self.pawn_attacks | self.knight_attacks,
             _ => self.leaper_attacks(),
         };
         let leaper_attacks = |sq: Square| match kind {
@@ -485,33 +511,43 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     fn pawns(&mut self, to: Bitboard, delta: i8, kind: PawnMoves) {
         for sq in to {
             let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
+            // Read only by the leaves (`LAST`).
+            let leaper_attacks = || {
+                if LAST {
+                    let arrives = if kind == PawnMoves::Promotion { None } else { Some(sq) };
+                    self.leaper_attacks_after_pawn_move(from, arrives)
+                } else {
+                    Bitboard::EMPTY
+                }
+            };
             match kind {
                 PawnMoves::Push => {
                     let child = self.parent.pushed::<WHITE>(from, sq, false);
-                    self.child::<false, true>(&child, self.leaper_attacks());
+                    self.child::<false, true>(&child, leaper_attacks());
                 }
                 PawnMoves::DoublePush => {
                     let child = self.parent.pushed::<WHITE>(from, sq, true);
                     if child.en_passant.is_some() {
-                        self.child::<true, true>(&child, self.leaper_attacks());
+                        self.child::<true, true>(&child, leaper_attacks());
                     } else {
-                        self.child::<false, true>(&child, self.leaper_attacks());
+                        self.child::<false, true>(&child, leaper_attacks());
                     }
                 }
                 PawnMoves::Capture => {
                     let child = self.parent.moved::<WHITE>(PieceKind::Pawn, from, sq);
-                    self.child::<false, true>(&child, self.leaper_attacks());
+                    self.child::<false, true>(&child, leaper_attacks());
                 }
                 PawnMoves::Promotion => {
+                    let leaper_attacks = leaper_attacks();
                     for piece in [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop] {
                         self.child::<false, false>(
                             &self.parent.promoted::<WHITE>(from, sq, piece),
-                            self.leaper_attacks(),
+                            leaper_attacks,
                         );
                     }
                     self.child::<false, true>(
                         &self.parent.promoted::<WHITE>(from, sq, PieceKind::Knight),
-                        self.leaper_attacks() | crate::attacks::knight_attacks(sq),
+                        leaper_attacks | crate::attacks::knight_attacks(sq),
                     );
                 }
             }
@@ -525,13 +561,16 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
             sides::<WHITE>().0,
             if rook > king { CastlingSide::King } else { CastlingSide::Queen },
         );
-        self.child::<false, false>(&child, self.knight_attacks | crate::attacks::king_attacks(king_to));
+        self.child::<false, false>(
+            &child,
+            self.pawn_attacks | self.knight_attacks | crate::attacks::king_attacks(king_to),
+        );
     }
 
     #[inline(always)]
     fn en_passant(&mut self, from: Square, to: Square) {
         let child = self.parent.took_en_passant::<WHITE>(from, to);
-        self.child::<false, true>(&child, self.leaper_attacks());
+        self.child::<false, true>(&child, self.leaper_attacks_after_pawn_move(from, Some(to)));
     }
 }
 

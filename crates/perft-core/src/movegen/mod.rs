@@ -16,8 +16,8 @@ mod sets;
 use arrayvec::ArrayVec;
 
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
-    rook_attacks, rook_rays,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, pawn_set_attacks,
+    queen_attacks, rook_attacks, rook_rays,
 };
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square};
@@ -60,12 +60,12 @@ pub(crate) trait Position {
     /// seventh rank, so no promotion.
     const PROMOTIONS: bool = true;
 
-    /// The squares `color`'s knights and king attack. The compact leaves
-    /// are handed it by their parent (its move changes it only when by a
-    /// knight or the king).
+    /// The squares `color`'s pawns, knights and king attack. The compact
+    /// leaves are handed it by their parent (its move changes it only when
+    /// by one of them).
     #[inline(always)]
-    fn knight_and_king_attacks(&self, color: Color) -> Bitboard {
-        knight_and_king_attacks(self, color)
+    fn leaper_attacks(&self, color: Color) -> Bitboard {
+        leaper_attacks(self, color)
     }
 
     /// Squares holding `color`'s pieces of `kind`.
@@ -145,10 +145,12 @@ pub(crate) trait Position {
     }
 }
 
-/// The squares `color`'s knights and king attack in `board`, computed.
+/// The squares `color`'s pawns, knights and king attack in `board`,
+/// computed.
 #[inline(always)]
-pub(crate) fn knight_and_king_attacks<P: Position + ?Sized>(board: &P, color: Color) -> Bitboard {
-    let mut attacks = king_attacks(board.colored(color, PieceKind::King).lsb());
+pub(crate) fn leaper_attacks<P: Position + ?Sized>(board: &P, color: Color) -> Bitboard {
+    let mut attacks = pawn_set_attacks(color, board.colored(color, PieceKind::Pawn))
+        | king_attacks(board.colored(color, PieceKind::King).lsb());
     for knight in board.colored(color, PieceKind::Knight) {
         attacks |= knight_attacks(knight);
     }
@@ -510,10 +512,7 @@ fn danger_map<P: Position, const WHITE: bool>(board: &P, zone: Bitboard, occupie
     let them = if WHITE { Color::Black } else { Color::White };
     let theirs = board.color(them);
     let queens = board.pieces(PieceKind::Queen);
-    let their_pawns = board.pieces(PieceKind::Pawn) & theirs;
-    let danger = forward_west::<WHITE>(their_pawns, true)
-        | forward_east::<WHITE>(their_pawns, true)
-        | board.knight_and_king_attacks(them);
+    let danger = board.leaper_attacks(them);
     let diagonal = (board.pieces(PieceKind::Bishop) | queens) & theirs;
     let straight = (board.pieces(PieceKind::Rook) | queens) & theirs;
     danger | slider_danger(straight, diagonal, zone, occupied)
