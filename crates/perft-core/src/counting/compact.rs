@@ -11,9 +11,12 @@
 //! leaves are counted by set sizes, as everywhere in bulk counting.
 
 use super::U64_SAFE_DEPTH;
-use crate::attacks::{pawn_attacks, pawn_set_attacks_by_side};
+use crate::attacks::{pawn_attacks, pawn_set_attacks_by_side, queen_attacks};
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
-use crate::movegen::{generate_for, leaper_attacks, Counter, PawnMoves, Position, Sink};
+use crate::movegen::{
+    generate_for, generate_pieces, leaper_attacks, slider_danger, Counter, KingLines, PawnMoves, Position,
+    Sink,
+};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, PieceKind, Rank, Square};
 
 /// A position reduced to what counting needs.
@@ -54,6 +57,8 @@ struct Known<
     /// [`Position::leaper_attacks`] of the side not to move, if
     /// known.
     their_leaper_attacks: Option<Bitboard>,
+    /// [`Position::known_pins`].
+    pins: Option<KingLines>,
 }
 
 /// The side to move has no castling rights.
@@ -122,6 +127,11 @@ impl<const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool, cons
             None => leaper_attacks(self, color),
         }
     }
+    #[inline(always)]
+    fn known_pins(&self) -> Option<KingLines> {
+        // Never in check where known.
+        self.pins.map(|pins| KingLines { checkers: Bitboard::EMPTY, ..pins })
+    }
 }
 
 impl<
@@ -134,10 +144,15 @@ impl<
     > Known<'p, 'a, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>
 {
     /// The view of `position`, with the attacks of the side not to move's
-    /// knights and king if known.
+    /// pawns, knights and king if known, and the pins of the side to move
+    /// if the caller counted its pieces' moves.
     #[inline(always)]
-    fn new(position: &'p Compact<'a>, their_leaper_attacks: Option<Bitboard>) -> Self {
-        Known { position, their_leaper_attacks }
+    fn new(
+        position: &'p Compact<'a>,
+        their_leaper_attacks: Option<Bitboard>,
+        pins: Option<KingLines>,
+    ) -> Self {
+        Known { position, their_leaper_attacks, pins }
     }
 }
 
@@ -307,9 +322,114 @@ fn leaves<
     their_leaper_attacks: Option<Bitboard>,
 ) -> u64 {
     let mut counter = Counter(0);
-    let known = Known::<CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>::new(position, their_leaper_attacks);
+    let known =
+        Known::<CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>::new(position, their_leaper_attacks, None);
     generate_for::<_, _, WHITE>(&known, &mut counter);
     counter.0
+}
+
+/// The legal moves of `position`, a quiet child (see [`QuietChildren`]) of
+/// the node that found `quiet`, given the attacks of the other side's
+/// pawns, knights and king: only the pawn and king moves are generated.
+#[inline(never)]
+fn quiet_leaves<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
+    position: &Compact,
+    their_leaper_attacks: Bitboard,
+    quiet: &QuietChildren,
+) -> u64 {
+    let mut counter = Counter(quiet.piece_moves);
+    let known = Known::<CASTLING, false, false, PROMOTIONS>::new(
+        position,
+        Some(their_leaper_attacks),
+        Some(quiet.pins),
+    );
+    generate_for::<_, _, WHITE>(&known, &mut counter);
+    debug_assert_eq!(
+        counter.0,
+        leaves::<WHITE, CASTLING, false, false, PROMOTIONS>(position, Some(their_leaper_attacks))
+    );
+    counter.0
+}
+
+/// What a node one ply above the leaves knows of its quiet children: those
+/// after a move that captures nothing, does not promote, castle or leave an
+/// en-passant square, and neither leaves nor enters a square the other
+/// side's sliders see (with their blockers) or a square on the other king's
+/// lines up to the second piece, and gives no check by a pawn or knight.
+/// In such a child the other side's knights, bishops, rooks and queens have
+/// the moves they have in the node itself, and its king the pins it has
+/// there and no check, so those are found once for all of them.
+struct QuietChildren {
+    /// Squares a quiet child's move neither leaves nor enters.
+    unsafe_squares: Bitboard,
+    /// Squares a knight checks the other king from.
+    knight_checks: Bitboard,
+    /// Squares a pawn checks the other king from.
+    pawn_checks: Bitboard,
+    /// The other side's pins.
+    pins: KingLines,
+    /// The number of moves of the other side's knights, bishops, rooks and
+    /// queens.
+    piece_moves: u64,
+}
+
+impl QuietChildren {
+    /// Nothing known: no child is quiet.
+    const NONE: Self = QuietChildren {
+        unsafe_squares: Bitboard::FULL,
+        knight_checks: Bitboard::FULL,
+        pawn_checks: Bitboard::FULL,
+        pins: KingLines {
+            checkers: Bitboard::EMPTY,
+            pinned_straight: Bitboard::EMPTY,
+            pinned_diagonal: Bitboard::EMPTY,
+        },
+        piece_moves: 0,
+    };
+
+    /// What `position`, `WHITE` to move, knows of its quiet children.
+    #[inline(always)]
+    fn of<const WHITE: bool>(position: &Compact) -> Self {
+        let them = sides::<WHITE>().1;
+        let theirs = position.by_color[them as usize];
+        let occupied = position.by_color[0] | position.by_color[1];
+        // Finding what the quiet children share costs about what counting
+        // one side's pieces in a few leaves does: worth it only with two or
+        // more.
+        let their_pieces =
+            theirs - position.by_kind[PieceKind::Pawn as usize] - position.by_kind[PieceKind::King as usize];
+        if !their_pieces.more_than_one() {
+            return Self::NONE;
+        }
+        let their_king = (position.by_kind[PieceKind::King as usize] & theirs).lsb();
+        let view = Known::<ANY_CASTLING, true>::new(position, None, None);
+        // The side not to move is never in check.
+        let pins = view.checkers_and_pins(them, their_king);
+        debug_assert!(pins.checkers.is_empty());
+        let mut counter = Counter(0);
+        let target = !theirs;
+        if WHITE {
+            generate_pieces::<_, _, false>(&view, &mut counter, &pins, target);
+        } else {
+            generate_pieces::<_, _, true>(&view, &mut counter, &pins, target);
+        }
+        let queens = position.by_kind[PieceKind::Queen as usize];
+        let seen = slider_danger(
+            (position.by_kind[PieceKind::Rook as usize] | queens) & theirs,
+            (position.by_kind[PieceKind::Bishop as usize] | queens) & theirs,
+            Bitboard::FULL,
+            occupied,
+        );
+        // The king's lines up to and with the second piece on each.
+        let lines = queen_attacks(their_king, occupied - queen_attacks(their_king, occupied));
+        QuietChildren {
+            unsafe_squares: seen | lines,
+            knight_checks: crate::attacks::knight_attacks(their_king),
+            pawn_checks: pawn_attacks(them, their_king),
+            pins,
+            piece_moves: counter.0,
+        }
+    }
 }
 
 /// Leaves `depth` (at least 2) plies below `position`: every child made
@@ -369,16 +489,18 @@ fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMO
     } else {
         (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY)
     };
+    let quiet = if LAST { QuietChildren::of::<WHITE>(position) } else { QuietChildren::NONE };
     let mut descend = Descend::<WHITE, LAST, CASTLING, PROMOTIONS> {
         parent: position,
         depth,
+        quiet,
         pawn_attacks,
         pawn_attacks_twice,
         knight_attacks,
         king_attacks,
         nodes: 0,
     };
-    generate_for::<_, _, WHITE>(&Known::<ANY_CASTLING, true>::new(position, None), &mut descend);
+    generate_for::<_, _, WHITE>(&Known::<ANY_CASTLING, true>::new(position, None, None), &mut descend);
     descend.nodes
 }
 
@@ -390,6 +512,9 @@ struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: u8, 
     parent: &'p Compact<'a>,
     /// Plies below each child.
     depth: u32,
+    /// If `LAST`, what the parent knows of its quiet children, else
+    /// [`QuietChildren::NONE`].
+    quiet: QuietChildren,
     /// If `LAST`, the squares the moving side's pawns attack in the parent
     /// (a child's leaves read them, with those of its knights and king,
     /// for the danger map), else empty.
@@ -430,6 +555,19 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
             }
             (true, false) => subtree::<false>(child, self.depth),
             (false, false) => subtree::<true>(child, self.depth),
+        };
+    }
+
+    /// Counts the moves of `child`, a quiet child (see [`QuietChildren`];
+    /// `LAST` only), where the moving side's pawns, knights and king attack
+    /// `leaper_attacks`.
+    #[inline(always)]
+    fn quiet_child(&mut self, child: &Compact, leaper_attacks: Bitboard) {
+        debug_assert!(LAST);
+        self.nodes += if WHITE {
+            quiet_leaves::<false, CASTLING, PROMOTIONS>(child, leaper_attacks, &self.quiet)
+        } else {
+            quiet_leaves::<true, CASTLING, PROMOTIONS>(child, leaper_attacks, &self.quiet)
         };
     }
 
@@ -483,7 +621,15 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
                 leaper_attacks(sq),
             );
         }
-        for sq in to - theirs {
+        let mut quiet_targets = Bitboard::EMPTY;
+        if LAST && !self.quiet.unsafe_squares.has(from) {
+            let checks = if kind == PieceKind::Knight { self.quiet.knight_checks } else { Bitboard::EMPTY };
+            quiet_targets = to - theirs - self.quiet.unsafe_squares - checks;
+            for sq in quiet_targets {
+                self.quiet_child(&self.parent.quietly_moved::<WHITE>(kind, from, sq), leaper_attacks(sq));
+            }
+        }
+        for sq in to - theirs - quiet_targets {
             self.child::<false, LEAPER_CHECKS>(
                 &self.parent.quietly_moved::<WHITE>(kind, from, sq),
                 leaper_attacks(sq),
@@ -509,6 +655,29 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
 
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, delta: i8, kind: PawnMoves) {
+        let mut to = to;
+        if LAST && matches!(kind, PawnMoves::Push | PawnMoves::DoublePush) {
+            // A push leaves `sq - delta`: shifting the unsafe squares by
+            // `delta` marks the targets of pawns leaving them.
+            let unsafe_squares = self.quiet.unsafe_squares;
+            let leaving = if delta > 0 {
+                Bitboard(unsafe_squares.0 << delta)
+            } else {
+                Bitboard(unsafe_squares.0 >> -delta)
+            };
+            let quiet_targets = to - unsafe_squares - leaving - self.quiet.pawn_checks;
+            for sq in quiet_targets {
+                let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
+                let child = self.parent.pushed::<WHITE>(from, sq, kind == PawnMoves::DoublePush);
+                let leaper_attacks = self.leaper_attacks_after_pawn_move(from, Some(sq));
+                if child.en_passant.is_some() {
+                    self.child::<true, true>(&child, leaper_attacks);
+                } else {
+                    self.quiet_child(&child, leaper_attacks);
+                }
+            }
+            to = to - quiet_targets;
+        }
         for sq in to {
             let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
             // Read only by the leaves (`LAST`).
@@ -607,7 +776,8 @@ mod tests {
                     let king = board.king(us);
                     let compact = Compact::new(&board);
                     let expected = board.checkers_and_pins(us, king);
-                    let found = Known::<ANY_CASTLING, true>::new(&compact, None).checkers_and_pins(us, king);
+                    let found =
+                        Known::<ANY_CASTLING, true>::new(&compact, None, None).checkers_and_pins(us, king);
                     assert_eq!(
                         (found.checkers, found.pinned_straight, found.pinned_diagonal),
                         (expected.checkers, expected.pinned_straight, expected.pinned_diagonal),

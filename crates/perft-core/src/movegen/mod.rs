@@ -60,6 +60,14 @@ pub(crate) trait Position {
     /// seventh rank, so no promotion.
     const PROMOTIONS: bool = true;
 
+    /// The pin rays of the side to move, where the caller knows it is not
+    /// in check and has counted the moves of its knights, bishops, rooks
+    /// and queens itself: the generator then leaves those out.
+    #[inline(always)]
+    fn known_pins(&self) -> Option<KingLines> {
+        None
+    }
+
     /// The squares `color`'s pawns, knights and king attack. The compact
     /// leaves are handed it by their parent (its move changes it only when
     /// by one of them).
@@ -174,6 +182,7 @@ fn sort_sliders(king: Square, seen: Bitboard, ours: Bitboard, checkers: &mut Bit
 }
 
 /// What the enemy does to a king's lines.
+#[derive(Clone, Copy)]
 pub(crate) struct KingLines {
     /// Pieces giving check.
     pub(crate) checkers: Bitboard,
@@ -432,8 +441,13 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
     let occupied = ours | theirs;
     let king = board.colored(us, PieceKind::King).lsb();
 
-    let lines = board.checkers_and_pins(us, king);
-    let KingLines { checkers, pinned_straight, pinned_diagonal } = lines;
+    // Where the caller counted the pieces' moves, it knows the pins too.
+    let known_pins = board.known_pins();
+    let lines = match known_pins {
+        Some(pins) => pins,
+        None => board.checkers_and_pins(us, king),
+    };
+    let checkers = lines.checkers;
 
     // King moves: squares not attacked once the king has left its square
     // (so it cannot step back along a checking line). The enemy attacks are
@@ -463,11 +477,31 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
         None => Bitboard::FULL,
         Some(checker) => between(king, checker).with(checker),
     };
-    let target = check_mask - ours;
-    let pinned = pinned_straight | pinned_diagonal;
-
     generate_pawns::<P, S, WHITE>(board, sink, &lines, check_mask);
+    if known_pins.is_none() {
+        generate_pieces::<P, S, WHITE>(board, sink, &lines, check_mask - ours);
+    }
+    sink.piece(PieceKind::King, king, king_targets);
 
+    if castling_paths.any() {
+        generate_castling::<P, S, WHITE>(board, sink, danger);
+    }
+}
+
+/// The moves of `WHITE`'s knights, bishops, rooks and queens onto `target`,
+/// given the king's `lines`.
+#[inline(always)]
+pub(crate) fn generate_pieces<P: Position, S: Sink, const WHITE: bool>(
+    board: &P,
+    sink: &mut S,
+    lines: &KingLines,
+    target: Bitboard,
+) {
+    let us = if WHITE { Color::White } else { Color::Black };
+    let ours = board.color(us);
+    let occupied = ours | board.color(!us);
+    let KingLines { pinned_straight, pinned_diagonal, .. } = *lines;
+    let pinned = pinned_straight | pinned_diagonal;
     for from in board.colored(us, PieceKind::Knight) - pinned {
         sink.piece(PieceKind::Knight, from, knight_attacks(from) & target);
     }
@@ -487,12 +521,6 @@ pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, s
             let kind = if rooks.has(from) { PieceKind::Rook } else { PieceKind::Queen };
             sink.piece(kind, from, rook_attacks(from, occupied) & target & pinned_straight);
         }
-    }
-
-    sink.piece(PieceKind::King, king, king_targets);
-
-    if castling_paths.any() {
-        generate_castling::<P, S, WHITE>(board, sink, danger);
     }
 }
 
@@ -525,7 +553,12 @@ fn danger_map<P: Position, const WHITE: bool>(board: &P, zone: Bitboard, occupie
 /// branch per slider); otherwise each slider whose empty-board rays reach
 /// `zone` is looked up.
 #[inline(always)]
-fn slider_danger(straight: Bitboard, diagonal: Bitboard, zone: Bitboard, occupied: Bitboard) -> Bitboard {
+pub(crate) fn slider_danger(
+    straight: Bitboard,
+    diagonal: Bitboard,
+    zone: Bitboard,
+    occupied: Bitboard,
+) -> Bitboard {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     if (straight | diagonal).more_than_one() {
         return crate::attacks::fill::slider_attacks(straight, diagonal, occupied);
