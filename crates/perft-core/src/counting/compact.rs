@@ -355,8 +355,8 @@ fn quiet_leaves<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
 /// after a move that captures nothing, does not promote, castle or leave an
 /// en-passant square, and neither leaves nor enters a square the other
 /// side's sliders see (with their blockers) or a square on the other king's
-/// lines up to the second piece, and gives no check by a pawn or knight.
-/// In such a child the other side's knights, bishops, rooks and queens have
+/// lines up to the second piece (a pawn gives check only from one of
+/// those), and gives no check by a knight. In such a child the other side's knights, bishops, rooks and queens have
 /// the moves they have in the node itself, and its king the pins it has
 /// there and no check, so those are found once for all of them.
 struct QuietChildren {
@@ -364,8 +364,6 @@ struct QuietChildren {
     unsafe_squares: Bitboard,
     /// Squares a knight checks the other king from.
     knight_checks: Bitboard,
-    /// Squares a pawn checks the other king from.
-    pawn_checks: Bitboard,
     /// The other side's pins.
     pins: KingLines,
     /// The number of moves of the other side's knights, bishops, rooks and
@@ -378,7 +376,6 @@ impl QuietChildren {
     const NONE: Self = QuietChildren {
         unsafe_squares: Bitboard::FULL,
         knight_checks: Bitboard::FULL,
-        pawn_checks: Bitboard::FULL,
         pins: KingLines {
             checkers: Bitboard::EMPTY,
             pinned_straight: Bitboard::EMPTY,
@@ -425,7 +422,6 @@ impl QuietChildren {
         QuietChildren {
             unsafe_squares: seen | lines,
             knight_checks: crate::attacks::knight_attacks(their_king),
-            pawn_checks: pawn_attacks(them, their_king),
             pins,
             piece_moves: counter.0,
         }
@@ -665,7 +661,8 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
             } else {
                 Bitboard(unsafe_squares.0 >> -delta)
             };
-            let quiet_targets = to - unsafe_squares - leaving - self.quiet.pawn_checks;
+            // (A pawn checks from a square next to the king: on its lines.)
+            let quiet_targets = to - unsafe_squares - leaving;
             for sq in quiet_targets {
                 let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
                 let child = self.parent.pushed::<WHITE>(from, sq, kind == PawnMoves::DoublePush);
