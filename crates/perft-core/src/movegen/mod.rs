@@ -17,7 +17,7 @@ use arrayvec::ArrayVec;
 
 use crate::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, pawn_set_attacks,
-    queen_attacks, rook_attacks, rook_rays,
+    pawn_set_attacks_by_side, queen_attacks, rook_attacks, rook_rays,
 };
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square};
@@ -396,9 +396,6 @@ pub(crate) fn generate<P: Position, S: Sink>(board: &P, sink: &mut S) {
     }
 }
 
-const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
-const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
-
 /// Pawns shifted one rank forward.
 #[inline(always)]
 fn forward<const WHITE: bool>(bb: Bitboard) -> Bitboard {
@@ -406,28 +403,6 @@ fn forward<const WHITE: bool>(bb: Bitboard) -> Bitboard {
         Bitboard(bb.0 << 8)
     } else {
         Bitboard(bb.0 >> 8)
-    }
-}
-
-/// Pawns shifted one rank forward (for us, or for them if `theirs`) and one
-/// file towards a.
-#[inline(always)]
-fn forward_west<const WHITE: bool>(bb: Bitboard, theirs: bool) -> Bitboard {
-    if WHITE != theirs {
-        Bitboard((bb.0 & NOT_FILE_A) << 7)
-    } else {
-        Bitboard((bb.0 & NOT_FILE_A) >> 9)
-    }
-}
-
-/// Pawns shifted one rank forward (for us, or for them if `theirs`) and one
-/// file towards h.
-#[inline(always)]
-fn forward_east<const WHITE: bool>(bb: Bitboard, theirs: bool) -> Bitboard {
-    if WHITE != theirs {
-        Bitboard((bb.0 & NOT_FILE_H) << 9)
-    } else {
-        Bitboard((bb.0 & NOT_FILE_H) >> 7)
     }
 }
 
@@ -606,15 +581,15 @@ fn generate_pawns<P: Position, S: Sink, const WHITE: bool>(
     // Most nodes have no pinned pawn: their pushes and captures skip the
     // pin rays.
     let (single, west, east) = if P::SHORTCUTS && free == pawns {
-        (forward::<WHITE>(pawns), forward_west::<WHITE>(pawns, false), forward_east::<WHITE>(pawns, false))
+        let (west, east) = pawn_set_attacks_by_side(us, pawns);
+        (forward::<WHITE>(pawns), west, east)
     } else {
-        let diagonal_pawns = pawns & pinned_diagonal;
+        let (free_west, free_east) = pawn_set_attacks_by_side(us, free);
+        let (pinned_west, pinned_east) = pawn_set_attacks_by_side(us, pawns & pinned_diagonal);
         (
             forward::<WHITE>(free) | (forward::<WHITE>(pawns & pinned_straight) & pinned_straight),
-            forward_west::<WHITE>(free, false)
-                | (forward_west::<WHITE>(diagonal_pawns, false) & pinned_diagonal),
-            forward_east::<WHITE>(free, false)
-                | (forward_east::<WHITE>(diagonal_pawns, false) & pinned_diagonal),
+            free_west | (pinned_west & pinned_diagonal),
+            free_east | (pinned_east & pinned_diagonal),
         )
     };
     let single = single & empty;
