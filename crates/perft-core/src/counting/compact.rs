@@ -43,8 +43,8 @@ pub(crate) struct Compact<'a> {
 /// no en-passant capture is possible (every child but a double push's);
 /// `LEAPER_CHECKS` and `PROMOTIONS` are false where no pawn or knight can
 /// give check and no pawn can promote, as in [`Position`]. The attacks of
-/// the other side's knights and king come from the parent where it has
-/// them.
+/// the other side's pawns, knights and king, and the pins of a quiet child
+/// (see [`QuietChildren`]), come from the parent where it has them.
 struct Known<
     'p,
     'a,
@@ -307,9 +307,9 @@ fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
 }
 
 /// The legal moves of `position`, counted by set sizes, given the attacks
-/// of the other side's knights and king if the caller has them. A function
-/// of its own: most calls land here, and it needs fewer registers saved
-/// than the recursion around it.
+/// of the other side's pawns, knights and king if the caller has them. A
+/// function of its own: most calls land here, and it needs fewer registers
+/// saved than the recursion around it.
 #[inline(never)]
 fn leaves<
     const WHITE: bool,
@@ -356,9 +356,10 @@ fn quiet_leaves<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
 /// en-passant square, and neither leaves nor enters a square the other
 /// side's sliders see (with their blockers) or a square on the other king's
 /// lines up to the second piece (a pawn gives check only from one of
-/// those), and gives no check by a knight. In such a child the other side's knights, bishops, rooks and queens have
-/// the moves they have in the node itself, and its king the pins it has
-/// there and no check, so those are found once for all of them.
+/// those), and gives no check by a knight. In such a child the other
+/// side's knights, bishops, rooks and queens have the moves they have in
+/// the node itself, and its king the pins it has there and no check, so
+/// those are found once for all of them.
 struct QuietChildren {
     /// Squares a quiet child's move neither leaves nor enters.
     unsafe_squares: Bitboard,
@@ -575,7 +576,7 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     }
 
     /// The moving side's pawn, knight and king attacks after a pawn left
-    /// `from` for `to` (`to` empty for a promotion: no pawn arrives).
+    /// `from` for `to` (`None` for a promotion: no pawn arrives).
     #[inline(always)]
     fn leaper_attacks_after_pawn_move(&self, from: Square, to: Option<Square>) -> Bitboard {
         let (us, _) = sides::<WHITE>();
