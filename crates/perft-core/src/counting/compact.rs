@@ -588,6 +588,24 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
         pawn_attacks | self.knight_attacks | self.king_attacks
     }
 
+    /// Counts below the child after a pawn push (`double`: two squares)
+    /// from `from` to `to`, as a quiet child if `QUIET` (see
+    /// [`QuietChildren`]) unless it leaves an en-passant square.
+    #[inline(always)]
+    fn push<const QUIET: bool>(&mut self, from: Square, to: Square, double: bool) {
+        let child = self.parent.pushed::<WHITE>(from, to, double);
+        // Read only by the leaves (`LAST`).
+        let leaper_attacks =
+            if LAST { self.leaper_attacks_after_pawn_move(from, Some(to)) } else { Bitboard::EMPTY };
+        if child.en_passant.is_some() {
+            self.child::<true, true>(&child, leaper_attacks);
+        } else if QUIET {
+            self.quiet_child(&child, leaper_attacks);
+        } else {
+            self.child::<false, true>(&child, leaper_attacks);
+        }
+    }
+
     /// Counts below each child after a `kind` moved from `from` to one of
     /// `to` (`LEAPER_CHECKS` as in [`Descend::child`]).
     #[inline(always)]
@@ -666,13 +684,7 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
             let quiet_targets = to - unsafe_squares - leaving;
             for sq in quiet_targets {
                 let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
-                let child = self.parent.pushed::<WHITE>(from, sq, kind == PawnMoves::DoublePush);
-                let leaper_attacks = self.leaper_attacks_after_pawn_move(from, Some(sq));
-                if child.en_passant.is_some() {
-                    self.child::<true, true>(&child, leaper_attacks);
-                } else {
-                    self.quiet_child(&child, leaper_attacks);
-                }
+                self.push::<true>(from, sq, kind == PawnMoves::DoublePush);
             }
             to = to - quiet_targets;
         }
@@ -688,18 +700,8 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
                 }
             };
             match kind {
-                PawnMoves::Push => {
-                    let child = self.parent.pushed::<WHITE>(from, sq, false);
-                    self.child::<false, true>(&child, leaper_attacks());
-                }
-                PawnMoves::DoublePush => {
-                    let child = self.parent.pushed::<WHITE>(from, sq, true);
-                    if child.en_passant.is_some() {
-                        self.child::<true, true>(&child, leaper_attacks());
-                    } else {
-                        self.child::<false, true>(&child, leaper_attacks());
-                    }
-                }
+                PawnMoves::Push => self.push::<false>(from, sq, false),
+                PawnMoves::DoublePush => self.push::<false>(from, sq, true),
                 PawnMoves::Capture => {
                     let child = self.parent.moved::<WHITE>(PieceKind::Pawn, from, sq);
                     self.child::<false, true>(&child, leaper_attacks());
@@ -724,13 +726,10 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     #[inline(always)]
     fn castle(&mut self, king: Square, rook: Square) {
         let child = self.parent.castled::<WHITE>(king, rook);
-        let king_to = king_destination(
-            sides::<WHITE>().0,
-            if rook > king { CastlingSide::King } else { CastlingSide::Queen },
-        );
+        let our_king = child.by_kind[PieceKind::King as usize] & child.by_color[sides::<WHITE>().0 as usize];
         self.child::<false, false>(
             &child,
-            self.pawn_attacks | self.knight_attacks | crate::attacks::king_attacks(king_to),
+            self.pawn_attacks | self.knight_attacks | crate::attacks::king_attacks(our_king.lsb()),
         );
     }
 
