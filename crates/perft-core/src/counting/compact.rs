@@ -400,8 +400,9 @@ impl QuietChildren {
             return Self::NONE;
         }
         let their_king = (position.by_kind[PieceKind::King as usize] & theirs).lsb();
-        let view = Known::<ANY_CASTLING, true>::new(position, None, None);
-        // The side not to move is never in check.
+        // The side not to move is never in check, so no pawn or knight of
+        // ours need be looked for around its king.
+        let view = Known::<ANY_CASTLING, true, false>::new(position, None, None);
         let pins = view.checkers_and_pins(them, their_king);
         debug_assert!(pins.checkers.is_empty());
         let mut counter = Counter(0);
