@@ -167,16 +167,11 @@ fn count_missing(
         table.record(counters.0, counters.1);
         let found: u128 = children.iter().filter_map(|c| c.count).map(u128::from).sum();
         let board: &Board = board;
-        let searched = children
-            .par_iter()
-            .filter(|c| c.count.is_none())
-            .map(|c| {
-                let mut child = board.fork();
-                child.make(c.mv);
-                count_missing(&mut child, c.key, child_depth, search, table)
-            })
-            .try_fold(|| 0u128, |sum, n| n.map(|n| sum + n))
-            .try_reduce(|| 0, |a, b| Some(a + b))?;
+        let searched = sum_counts(children.par_iter().filter(|c| c.count.is_none()).map(|c| {
+            let mut child = board.fork();
+            child.make(c.mv);
+            count_missing(&mut child, c.key, child_depth, search, table)
+        }))?;
         found + searched
     };
     table.store(key, depth, nodes);
@@ -203,16 +198,16 @@ fn count_owned(board: &mut Board, depth: u32, search: &CountOptions) -> Option<u
         return Some(u128::from(perft_u64(board, depth, search.mode)));
     }
     let board: &Board = board;
-    board
-        .legal_moves()
-        .par_iter()
-        .map(|&mv| {
-            let mut child = board.fork();
-            child.make(mv);
-            count_owned(&mut child, depth - 1, search)
-        })
-        .try_fold(|| 0u128, |sum, n| n.map(|n| sum + n))
-        .try_reduce(|| 0, |a, b| Some(a + b))
+    sum_counts(board.legal_moves().par_iter().map(|&mv| {
+        let mut child = board.fork();
+        child.make(mv);
+        count_owned(&mut child, depth - 1, search)
+    }))
+}
+
+/// The sum of the subtree counts, or `None` if any was cut short.
+fn sum_counts(counts: impl ParallelIterator<Item = Option<u128>>) -> Option<u128> {
+    counts.try_fold(|| 0u128, |sum, n| n.map(|n| sum + n)).try_reduce(|| 0, |a, b| Some(a + b))
 }
 
 /// Perft of `board` to `depth` on the current rayon pool.
