@@ -85,6 +85,26 @@ pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
 }
 
+/// The squares seen from any square of `squares` along a rank, file or
+/// diagonal, up to and including the first square of `occupied` on each
+/// line (as if a queen stood on each). With AVX2, by one fill for all;
+/// otherwise by a lookup per square.
+#[inline(always)]
+pub(crate) fn queen_set_attacks(squares: Bitboard, occupied: Bitboard) -> Bitboard {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        fill::slider_attacks(squares, squares, occupied)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        let mut seen = Bitboard::EMPTY;
+        for sq in squares {
+            seen |= queen_attacks(sq, occupied);
+        }
+        seen
+    }
+}
+
 /// Squares a rook on `sq` attacks on an empty board (its four rays).
 #[inline(always)]
 pub fn rook_rays(sq: Square) -> Bitboard {

@@ -370,6 +370,62 @@ struct QuietChildren {
     /// The number of moves of the other side's knights, bishops, rooks and
     /// queens.
     piece_moves: u64,
+    /// What a quiet child's moves are counted from in place, without the
+    /// child being made (see [`QuietChildren::count_in_place`]).
+    in_place: InPlace,
+}
+
+/// What a node one ply above the leaves knows of the moves of its quiet
+/// children, to count them in place: no move generation, no call. Where
+/// none of the other side's pawns is pinned, a quiet child's pawn moves
+/// follow from its occupancy (no check, no en-passant square), and its
+/// king's moves and castlings from the danger on the king's zone (the
+/// squares it may step to and its castling paths). That danger is the
+/// moving side's pawn, knight and king attacks, handed down, and its
+/// slider attacks there, which are the parent's unless the move touches
+/// `zone_lines`: the lines from the zone up to the first piece on each
+/// (the king lifted off). Chess960 castling tests more than the danger
+/// map, so a child that may castle that way is left to [`quiet_leaves`].
+struct InPlace {
+    /// Whether quiet children are counted in place at all.
+    enabled: bool,
+    /// The other king's zone.
+    zone: Bitboard,
+    /// The other king.
+    their_king: Bitboard,
+    /// The lines from the zone, zone included: a move touching one of
+    /// them has the moving side's sliders filled again.
+    zone_lines: Bitboard,
+    /// The other side's pawns, one step forward.
+    pawn_pushes: Bitboard,
+    /// The squares the other side's pawns attack towards the a-file.
+    pawn_attacks_west: Bitboard,
+    /// The squares the other side's pawns attack towards the h-file.
+    pawn_attacks_east: Bitboard,
+    /// The squares next to the other king that its own pieces leave free.
+    king_targets: Bitboard,
+    /// The squares of the other king's zone the moving side's sliders
+    /// attack.
+    slider_danger: Bitboard,
+    /// The other king's path for each castling it may try as far as its
+    /// rights and the empty squares go (indexed by [`CastlingSide`]).
+    castling_paths: [Option<Bitboard>; 2],
+}
+
+impl InPlace {
+    /// Nothing is counted in place.
+    const NONE: Self = InPlace {
+        enabled: false,
+        zone: Bitboard::EMPTY,
+        their_king: Bitboard::EMPTY,
+        zone_lines: Bitboard::FULL,
+        pawn_pushes: Bitboard::EMPTY,
+        pawn_attacks_west: Bitboard::EMPTY,
+        pawn_attacks_east: Bitboard::EMPTY,
+        king_targets: Bitboard::EMPTY,
+        slider_danger: Bitboard::EMPTY,
+        castling_paths: [None, None],
+    };
 }
 
 impl QuietChildren {
@@ -383,6 +439,7 @@ impl QuietChildren {
             pinned_diagonal: Bitboard::EMPTY,
         },
         piece_moves: 0,
+        in_place: InPlace::NONE,
     };
 
     /// What `position`, `WHITE` to move, knows of its quiet children.
@@ -391,14 +448,6 @@ impl QuietChildren {
         let them = sides::<WHITE>().1;
         let theirs = position.by_color[them as usize];
         let occupied = position.by_color[0] | position.by_color[1];
-        // Finding what the quiet children share costs about what counting
-        // one side's pieces in a few leaves does: worth it only with two or
-        // more.
-        let their_pieces =
-            theirs - position.by_kind[PieceKind::Pawn as usize] - position.by_kind[PieceKind::King as usize];
-        if !their_pieces.more_than_one() {
-            return Self::NONE;
-        }
         let their_king = (position.by_kind[PieceKind::King as usize] & theirs).lsb();
         // The side not to move is never in check, so no pawn or knight of
         // ours need be looked for around its king.
@@ -426,6 +475,130 @@ impl QuietChildren {
             knight_checks: crate::attacks::knight_attacks(their_king),
             pins,
             piece_moves: counter.0,
+            in_place: InPlace::of::<WHITE>(position, their_king, &pins),
+        }
+    }
+
+    /// The number of legal moves of the quiet child after the side to move
+    /// in `parent` moved a piece from one square of `moved` to the other,
+    /// where the moving side's pawns, knights and king attack
+    /// `leaper_attacks`, if it can be counted in place (see [`InPlace`]).
+    /// `CASTLING` and `PROMOTIONS` are the child's, as in [`Known`].
+    #[inline(always)]
+    fn count_in_place<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
+        &self,
+        child: &Compact,
+        moved: Bitboard,
+        leaper_attacks: Bitboard,
+    ) -> Option<u64> {
+        let in_place = &self.in_place;
+        if CASTLING == CHESS960_CASTLING || !in_place.enabled {
+            return None;
+        }
+        let (us, them) = sides::<WHITE>();
+        let occupied = child.by_color[0] | child.by_color[1];
+        let ours = child.by_color[us as usize];
+        // The other side's pawn moves: pushes onto empty squares (two
+        // steps from its third rank), captures of the moving side's pieces.
+        let single = in_place.pawn_pushes - occupied;
+        let third_rank = Rank::Third.relative_to(them).bitboard();
+        let double = if WHITE {
+            Bitboard((single & third_rank).0 >> 8)
+        } else {
+            Bitboard((single & third_rank).0 << 8)
+        } - occupied;
+        let west = in_place.pawn_attacks_west & ours;
+        let east = in_place.pawn_attacks_east & ours;
+        let mut moves =
+            self.piece_moves + u64::from(single.count() + double.count() + west.count() + east.count());
+        if PROMOTIONS {
+            // Four moves for each target on the last rank.
+            let last_rank = Rank::Eighth.relative_to(them).bitboard();
+            moves += 3 * u64::from(
+                (single & last_rank).count() + (west & last_rank).count() + (east & last_rank).count(),
+            );
+        }
+        // The king's moves and castlings: the zone's danger is the moving
+        // side's slider attacks there, unchanged, and its leaper attacks.
+        let slider_danger = if in_place.zone.is_empty() {
+            Bitboard::EMPTY
+        } else if (moved & in_place.zone_lines).any() {
+            // The move opens or closes a line to the zone: the moving
+            // side's sliders are filled again.
+            let queens = child.by_kind[PieceKind::Queen as usize];
+            slider_danger(
+                (child.by_kind[PieceKind::Rook as usize] | queens) & ours,
+                (child.by_kind[PieceKind::Bishop as usize] | queens) & ours,
+                in_place.zone,
+                occupied - in_place.their_king,
+            )
+        } else {
+            in_place.slider_danger
+        };
+        let danger = leaper_attacks | slider_danger;
+        moves += u64::from((in_place.king_targets - danger).count());
+        if CASTLING != NO_CASTLING {
+            for path in in_place.castling_paths.into_iter().flatten() {
+                moves += u64::from((path & danger).is_empty());
+            }
+        }
+        Some(moves)
+    }
+}
+
+impl InPlace {
+    /// What `position`, `WHITE` to move, knows of its quiet children to
+    /// count their moves in place, given where the other king stands and
+    /// the other side's pins.
+    #[inline(always)]
+    fn of<const WHITE: bool>(position: &Compact, their_king: Square, pins: &KingLines) -> Self {
+        let (us, them) = sides::<WHITE>();
+        let ours = position.by_color[us as usize];
+        let theirs = position.by_color[them as usize];
+        let their_pawns = position.by_kind[PieceKind::Pawn as usize] & theirs;
+        // A pinned pawn keeps its moves in a quiet child, but they are
+        // rarely worth the sets it would take to count them apart; Chess960
+        // castling tests more than the danger map.
+        if (their_pawns & (pins.pinned_straight | pins.pinned_diagonal)).any()
+            || (position.chess960 && position.castling.any_of(them))
+        {
+            return Self::NONE;
+        }
+        let occupied = ours | theirs;
+        let king_targets = crate::attacks::king_attacks(their_king) - theirs;
+        let mut castling_paths = [None, None];
+        let mut zone = king_targets;
+        if position.castling.any_of(them) {
+            for side in CastlingSide::ALL {
+                if position.castling.has(them, side)
+                    && (occupied & position.config.empty[them as usize][side as usize]).is_empty()
+                {
+                    let path = position.config.king_path[them as usize][side as usize];
+                    castling_paths[side as usize] = Some(path);
+                    zone |= path;
+                }
+            }
+        }
+        let lifted = occupied.without(their_king);
+        let queens = position.by_kind[PieceKind::Queen as usize];
+        let slider_danger = slider_danger(
+            (position.by_kind[PieceKind::Rook as usize] | queens) & ours,
+            (position.by_kind[PieceKind::Bishop as usize] | queens) & ours,
+            zone,
+            lifted,
+        ) & zone;
+        let (pawn_attacks_west, pawn_attacks_east) = pawn_set_attacks_by_side(them, their_pawns);
+        InPlace {
+            enabled: true,
+            zone,
+            their_king: their_king.bitboard(),
+            zone_lines: zone | crate::attacks::queen_set_attacks(zone, lifted),
+            pawn_pushes: if WHITE { Bitboard(their_pawns.0 >> 8) } else { Bitboard(their_pawns.0 << 8) },
+            pawn_attacks_west,
+            pawn_attacks_east,
+            king_targets,
+            slider_danger,
+            castling_paths,
         }
     }
 }
@@ -557,11 +730,27 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     }
 
     /// Counts the moves of `child`, a quiet child (see [`QuietChildren`];
-    /// `LAST` only), where the moving side's pawns, knights and king attack
-    /// `leaper_attacks`.
+    /// `LAST` only) after a move from `from` to `to`, where the moving
+    /// side's pawns, knights and king attack `leaper_attacks`: in place
+    /// where it can be.
     #[inline(always)]
-    fn quiet_child(&mut self, child: &Compact, leaper_attacks: Bitboard) {
+    fn quiet_child(&mut self, from: Square, to: Square, child: &Compact, leaper_attacks: Bitboard) {
         debug_assert!(LAST);
+        let moved = from.bitboard() | to.bitboard();
+        if let Some(moves) =
+            self.quiet.count_in_place::<WHITE, CASTLING, PROMOTIONS>(child, moved, leaper_attacks)
+        {
+            debug_assert_eq!(
+                moves,
+                if WHITE {
+                    quiet_leaves::<false, CASTLING, PROMOTIONS>(child, leaper_attacks, &self.quiet)
+                } else {
+                    quiet_leaves::<true, CASTLING, PROMOTIONS>(child, leaper_attacks, &self.quiet)
+                }
+            );
+            self.nodes += moves;
+            return;
+        }
         self.nodes += if WHITE {
             quiet_leaves::<false, CASTLING, PROMOTIONS>(child, leaper_attacks, &self.quiet)
         } else {
@@ -601,7 +790,7 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
         if child.en_passant.is_some() {
             self.child::<true, true>(&child, leaper_attacks);
         } else if QUIET {
-            self.quiet_child(&child, leaper_attacks);
+            self.quiet_child(from, to, &child, leaper_attacks);
         } else {
             self.child::<false, true>(&child, leaper_attacks);
         }
@@ -642,7 +831,12 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
             let checks = if kind == PieceKind::Knight { self.quiet.knight_checks } else { Bitboard::EMPTY };
             quiet_targets = to - theirs - self.quiet.unsafe_squares - checks;
             for sq in quiet_targets {
-                self.quiet_child(&self.parent.quietly_moved::<WHITE>(kind, from, sq), leaper_attacks(sq));
+                self.quiet_child(
+                    from,
+                    sq,
+                    &self.parent.quietly_moved::<WHITE>(kind, from, sq),
+                    leaper_attacks(sq),
+                );
             }
         }
         for sq in to - theirs - quiet_targets {
