@@ -276,6 +276,44 @@ impl<'a> Compact<'a> {
     }
 }
 
+/// `bb` one rank forward for the side not to move when `WHITE` is to move.
+#[inline(always)]
+const fn forward<const WHITE: bool>(bb: Bitboard) -> Bitboard {
+    if WHITE {
+        Bitboard(bb.0 >> 8)
+    } else {
+        Bitboard(bb.0 << 8)
+    }
+}
+
+/// The number of moves of the side not to move's pawns when `WHITE` is to
+/// move, given the squares one step ahead of them (`pushes`), those they
+/// attack towards the a-file and the h-file, the occupied squares, and
+/// their targets for captures (`WHITE`'s pieces): pushes onto empty
+/// squares, two steps from their third rank, captures, four moves for each
+/// target on the last rank if `PROMOTIONS`.
+#[inline(always)]
+fn pawn_move_count<const WHITE: bool, const PROMOTIONS: bool>(
+    pushes: Bitboard,
+    west: Bitboard,
+    east: Bitboard,
+    occupied: Bitboard,
+    targets: Bitboard,
+) -> u64 {
+    let them = sides::<WHITE>().1;
+    let single = pushes - occupied;
+    let double = forward::<WHITE>(single & Rank::Third.relative_to(them).bitboard()) - occupied;
+    let (west, east) = (west & targets, east & targets);
+    let mut moves = u64::from(single.count() + double.count() + west.count() + east.count());
+    if PROMOTIONS {
+        let last_rank = Rank::Eighth.relative_to(them).bitboard();
+        moves += 3 * u64::from(
+            (single & last_rank).count() + (west & last_rank).count() + (east & last_rank).count(),
+        );
+    }
+    moves
+}
+
 #[inline(always)]
 const fn sides<const WHITE: bool>() -> (Color, Color) {
     if WHITE {
@@ -396,11 +434,14 @@ struct InPlace {
     /// The lines from the zone, zone included: a move touching one of
     /// them has the moving side's sliders filled again.
     zone_lines: Bitboard,
-    /// The other side's pawns, one step forward.
+    /// The moves of the other side's knights, bishops, rooks, queens and
+    /// pinned pawns, the same in every quiet child.
+    fixed_moves: u64,
+    /// The other side's unpinned pawns, one step forward.
     pawn_pushes: Bitboard,
-    /// The squares the other side's pawns attack towards the a-file.
+    /// The squares they attack towards the a-file.
     pawn_attacks_west: Bitboard,
-    /// The squares the other side's pawns attack towards the h-file.
+    /// The squares they attack towards the h-file.
     pawn_attacks_east: Bitboard,
     /// The squares next to the other king that its own pieces leave free.
     king_targets: Bitboard,
@@ -419,6 +460,7 @@ impl InPlace {
         zone: Bitboard::EMPTY,
         their_king: Bitboard::EMPTY,
         zone_lines: Bitboard::FULL,
+        fixed_moves: 0,
         pawn_pushes: Bitboard::EMPTY,
         pawn_attacks_west: Bitboard::EMPTY,
         pawn_attacks_east: Bitboard::EMPTY,
@@ -475,7 +517,7 @@ impl QuietChildren {
             knight_checks: crate::attacks::knight_attacks(their_king),
             pins,
             piece_moves: counter.0,
-            in_place: InPlace::of::<WHITE>(position, their_king, &pins),
+            in_place: InPlace::of::<WHITE>(position, their_king, &pins, counter.0),
         }
     }
 
@@ -495,29 +537,17 @@ impl QuietChildren {
         if CASTLING == CHESS960_CASTLING || !in_place.enabled {
             return None;
         }
-        let (us, them) = sides::<WHITE>();
+        let us = sides::<WHITE>().0;
         let occupied = child.by_color[0] | child.by_color[1];
         let ours = child.by_color[us as usize];
-        // The other side's pawn moves: pushes onto empty squares (two
-        // steps from its third rank), captures of the moving side's pieces.
-        let single = in_place.pawn_pushes - occupied;
-        let third_rank = Rank::Third.relative_to(them).bitboard();
-        let double = if WHITE {
-            Bitboard((single & third_rank).0 >> 8)
-        } else {
-            Bitboard((single & third_rank).0 << 8)
-        } - occupied;
-        let west = in_place.pawn_attacks_west & ours;
-        let east = in_place.pawn_attacks_east & ours;
-        let mut moves =
-            self.piece_moves + u64::from(single.count() + double.count() + west.count() + east.count());
-        if PROMOTIONS {
-            // Four moves for each target on the last rank.
-            let last_rank = Rank::Eighth.relative_to(them).bitboard();
-            moves += 3 * u64::from(
-                (single & last_rank).count() + (west & last_rank).count() + (east & last_rank).count(),
+        let mut moves = in_place.fixed_moves
+            + pawn_move_count::<WHITE, PROMOTIONS>(
+                in_place.pawn_pushes,
+                in_place.pawn_attacks_west,
+                in_place.pawn_attacks_east,
+                occupied,
+                ours,
             );
-        }
         // The king's moves and castlings: the zone's danger is the moving
         // side's slider attacks there, unchanged, and its leaper attacks.
         let slider_danger = if in_place.zone.is_empty() {
@@ -551,20 +581,37 @@ impl InPlace {
     /// count their moves in place, given where the other king stands and
     /// the other side's pins.
     #[inline(always)]
-    fn of<const WHITE: bool>(position: &Compact, their_king: Square, pins: &KingLines) -> Self {
+    fn of<const WHITE: bool>(
+        position: &Compact,
+        their_king: Square,
+        pins: &KingLines,
+        piece_moves: u64,
+    ) -> Self {
         let (us, them) = sides::<WHITE>();
         let ours = position.by_color[us as usize];
         let theirs = position.by_color[them as usize];
         let their_pawns = position.by_kind[PieceKind::Pawn as usize] & theirs;
-        // A pinned pawn keeps its moves in a quiet child, but they are
-        // rarely worth the sets it would take to count them apart; Chess960
-        // castling tests more than the danger map.
-        if (their_pawns & (pins.pinned_straight | pins.pinned_diagonal)).any()
-            || (position.chess960 && position.castling.any_of(them))
-        {
+        // Chess960 castling tests more than the danger map.
+        if position.chess960 && position.castling.any_of(them) {
             return Self::NONE;
         }
         let occupied = ours | theirs;
+        // A pinned pawn keeps its moves, along its pin ray, in every quiet
+        // child: they are counted once, here.
+        let KingLines { pinned_straight, pinned_diagonal, .. } = *pins;
+        let pinned_pawns = their_pawns & (pinned_straight | pinned_diagonal);
+        let mut fixed_moves = piece_moves;
+        if pinned_pawns.any() {
+            let (west, east) = pawn_set_attacks_by_side(them, their_pawns & pinned_diagonal);
+            fixed_moves += pawn_move_count::<WHITE, true>(
+                forward::<WHITE>(their_pawns & pinned_straight) & pinned_straight,
+                west & pinned_diagonal,
+                east & pinned_diagonal,
+                occupied,
+                ours,
+            );
+        }
+        let their_pawns = their_pawns - pinned_pawns;
         let king_targets = crate::attacks::king_attacks(their_king) - theirs;
         let mut castling_paths = [None, None];
         let mut zone = king_targets;
@@ -593,7 +640,8 @@ impl InPlace {
             zone,
             their_king: their_king.bitboard(),
             zone_lines: zone | crate::attacks::queen_set_attacks(zone, lifted),
-            pawn_pushes: if WHITE { Bitboard(their_pawns.0 >> 8) } else { Bitboard(their_pawns.0 << 8) },
+            fixed_moves,
+            pawn_pushes: forward::<WHITE>(their_pawns),
             pawn_attacks_west,
             pawn_attacks_east,
             king_targets,
