@@ -369,6 +369,9 @@ fn leaves<
 /// The legal moves of `position`, a quiet child (see [`QuietChildren`]) of
 /// the node that found `quiet`, given the attacks of the other side's
 /// pawns, knights and king: only the pawn and king moves are generated.
+/// For the quiet children that are not counted in place (those that may
+/// castle by Chess960 rules), and in test builds as a check on those that
+/// are.
 #[inline(never)]
 fn quiet_leaves<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
     position: &Compact,
