@@ -47,6 +47,15 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     leapers::PAWN[color as usize][sq as usize]
 }
 
+/// The squares one rank ahead of the pawns of `color` on `pawns`.
+#[inline(always)]
+pub fn pawn_set_pushes(color: Color, pawns: Bitboard) -> Bitboard {
+    match color {
+        Color::White => Bitboard(pawns.0 << 8),
+        Color::Black => Bitboard(pawns.0 >> 8),
+    }
+}
+
 /// Squares the pawns of `color` on `pawns` attack, together.
 #[inline(always)]
 pub fn pawn_set_attacks(color: Color, pawns: Bitboard) -> Bitboard {

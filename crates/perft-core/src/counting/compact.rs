@@ -11,7 +11,7 @@
 //! leaves are counted by set sizes, as everywhere in bulk counting.
 
 use super::U64_SAFE_DEPTH;
-use crate::attacks::{pawn_attacks, pawn_set_attacks_by_side, queen_attacks};
+use crate::attacks::{pawn_attacks, pawn_set_attacks_by_side, pawn_set_pushes, queen_attacks};
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
 use crate::movegen::{
     generate_for, generate_pieces, leaper_attacks, slider_danger, Counter, KingLines, PawnMoves, Position,
@@ -276,16 +276,6 @@ impl<'a> Compact<'a> {
     }
 }
 
-/// `bb` one rank forward for the side not to move when `WHITE` is to move.
-#[inline(always)]
-const fn forward<const WHITE: bool>(bb: Bitboard) -> Bitboard {
-    if WHITE {
-        Bitboard(bb.0 >> 8)
-    } else {
-        Bitboard(bb.0 << 8)
-    }
-}
-
 /// The number of moves of the side not to move's pawns when `WHITE` is to
 /// move, given the squares one step ahead of them (`pushes`), those they
 /// attack towards the a-file and the h-file, the occupied squares, and
@@ -302,7 +292,7 @@ fn pawn_move_count<const WHITE: bool, const PROMOTIONS: bool>(
 ) -> u64 {
     let them = sides::<WHITE>().1;
     let single = pushes - occupied;
-    let double = forward::<WHITE>(single & Rank::Third.relative_to(them).bitboard()) - occupied;
+    let double = pawn_set_pushes(them, single & Rank::Third.relative_to(them).bitboard()) - occupied;
     let (west, east) = (west & targets, east & targets);
     let mut moves = u64::from(single.count() + double.count() + west.count() + east.count());
     if PROMOTIONS {
@@ -607,7 +597,7 @@ impl InPlace {
         if pinned_pawns.any() {
             let (west, east) = pawn_set_attacks_by_side(them, their_pawns & pinned_diagonal);
             fixed_moves += pawn_move_count::<WHITE, true>(
-                forward::<WHITE>(their_pawns & pinned_straight) & pinned_straight,
+                pawn_set_pushes(them, their_pawns & pinned_straight) & pinned_straight,
                 west & pinned_diagonal,
                 east & pinned_diagonal,
                 occupied,
@@ -644,7 +634,7 @@ impl InPlace {
             their_king: their_king.bitboard(),
             zone_lines: zone | crate::attacks::queen_set_attacks(zone, lifted),
             fixed_moves,
-            pawn_pushes: forward::<WHITE>(their_pawns),
+            pawn_pushes: pawn_set_pushes(them, their_pawns),
             pawn_attacks_west,
             pawn_attacks_east,
             king_targets,

@@ -17,7 +17,7 @@ use arrayvec::ArrayVec;
 
 use crate::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, pawn_set_attacks,
-    pawn_set_attacks_by_side, queen_attacks, rook_attacks, rook_rays,
+    pawn_set_attacks_by_side, pawn_set_pushes, queen_attacks, rook_attacks, rook_rays,
 };
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square};
@@ -396,16 +396,6 @@ pub(crate) fn generate<P: Position, S: Sink>(board: &P, sink: &mut S) {
     }
 }
 
-/// Pawns shifted one rank forward.
-#[inline(always)]
-fn forward<const WHITE: bool>(bb: Bitboard) -> Bitboard {
-    if WHITE {
-        Bitboard(bb.0 << 8)
-    } else {
-        Bitboard(bb.0 >> 8)
-    }
-}
-
 /// The generator for a known side to move (`WHITE`).
 #[inline(always)]
 pub(crate) fn generate_for<P: Position, S: Sink, const WHITE: bool>(board: &P, sink: &mut S) {
@@ -582,18 +572,18 @@ fn generate_pawns<P: Position, S: Sink, const WHITE: bool>(
     // pin rays.
     let (single, west, east) = if P::SHORTCUTS && free == pawns {
         let (west, east) = pawn_set_attacks_by_side(us, pawns);
-        (forward::<WHITE>(pawns), west, east)
+        (pawn_set_pushes(us, pawns), west, east)
     } else {
         let (free_west, free_east) = pawn_set_attacks_by_side(us, free);
         let (pinned_west, pinned_east) = pawn_set_attacks_by_side(us, pawns & pinned_diagonal);
         (
-            forward::<WHITE>(free) | (forward::<WHITE>(pawns & pinned_straight) & pinned_straight),
+            pawn_set_pushes(us, free) | (pawn_set_pushes(us, pawns & pinned_straight) & pinned_straight),
             free_west | (pinned_west & pinned_diagonal),
             free_east | (pinned_east & pinned_diagonal),
         )
     };
     let single = single & empty;
-    let double = forward::<WHITE>(single & third_rank) & empty & check_mask;
+    let double = pawn_set_pushes(us, single & third_rank) & empty & check_mask;
     let single = single & check_mask;
     // Without a pawn on the seventh rank, no target is on the last.
     let last_rank = if P::PROMOTIONS { last_rank } else { Bitboard::EMPTY };
