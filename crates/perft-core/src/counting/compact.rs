@@ -418,8 +418,6 @@ struct QuietChildren {
 /// (the king lifted off). Chess960 castling tests more than the danger
 /// map, so a child that may castle that way is left to [`quiet_leaves`].
 struct InPlace {
-    /// Whether quiet children are counted in place at all.
-    enabled: bool,
     /// The other king's zone.
     zone: Bitboard,
     /// The other king.
@@ -447,9 +445,9 @@ struct InPlace {
 }
 
 impl InPlace {
-    /// Nothing is counted in place.
+    /// Nothing is counted in place (never read: see [`QuietChildren::NONE`]
+    /// and [`QuietChildren::count_in_place`]).
     const NONE: Self = InPlace {
-        enabled: false,
         zone: Bitboard::EMPTY,
         their_king: Bitboard::EMPTY,
         zone_lines: Bitboard::FULL,
@@ -477,9 +475,10 @@ impl QuietChildren {
         in_place: InPlace::NONE,
     };
 
-    /// What `position`, `WHITE` to move, knows of its quiet children.
+    /// What `position`, `WHITE` to move, knows of its quiet children, whose
+    /// side to move may castle as `CASTLING` says (see [`Known`]).
     #[inline(always)]
-    fn of<const WHITE: bool>(position: &Compact) -> Self {
+    fn of<const WHITE: bool, const CASTLING: u8>(position: &Compact) -> Self {
         let them = sides::<WHITE>().1;
         let theirs = position.by_color[them as usize];
         let occupied = position.by_color[0] | position.by_color[1];
@@ -510,7 +509,12 @@ impl QuietChildren {
             knight_checks: crate::attacks::knight_attacks(their_king),
             pins,
             piece_moves: counter.0,
-            in_place: InPlace::of::<WHITE>(position, their_king, &pins, counter.0),
+            in_place: if CASTLING == CHESS960_CASTLING {
+                // Not counted in place: see `count_in_place`.
+                InPlace::NONE
+            } else {
+                InPlace::of::<WHITE>(position, their_king, &pins, counter.0)
+            },
         }
     }
 
@@ -526,10 +530,11 @@ impl QuietChildren {
         moved: Bitboard,
         leaper_attacks: Bitboard,
     ) -> Option<u64> {
-        let in_place = &self.in_place;
-        if CASTLING == CHESS960_CASTLING || !in_place.enabled {
+        // Chess960 castling tests more than the danger map.
+        if CASTLING == CHESS960_CASTLING {
             return None;
         }
+        let in_place = &self.in_place;
         let us = sides::<WHITE>().0;
         let occupied = child.by_color[0] | child.by_color[1];
         let ours = child.by_color[us as usize];
@@ -543,9 +548,7 @@ impl QuietChildren {
             );
         // The king's moves and castlings: the zone's danger is the moving
         // side's slider attacks there, unchanged, and its leaper attacks.
-        let slider_danger = if in_place.zone.is_empty() {
-            Bitboard::EMPTY
-        } else if (moved & in_place.zone_lines).any() {
+        let slider_danger = if (moved & in_place.zone_lines).any() {
             // The move opens or closes a line to the zone: the moving
             // side's sliders are filled again.
             let queens = child.by_kind[PieceKind::Queen as usize];
@@ -584,10 +587,6 @@ impl InPlace {
         let ours = position.by_color[us as usize];
         let theirs = position.by_color[them as usize];
         let their_pawns = position.by_kind[PieceKind::Pawn as usize] & theirs;
-        // Chess960 castling tests more than the danger map.
-        if position.chess960 && position.castling.any_of(them) {
-            return Self::NONE;
-        }
         let occupied = ours | theirs;
         // A pinned pawn keeps its moves, along its pin ray, in every quiet
         // child: they are counted once, here.
@@ -629,7 +628,6 @@ impl InPlace {
         ) & zone;
         let (pawn_attacks_west, pawn_attacks_east) = pawn_set_attacks_by_side(them, their_pawns);
         InPlace {
-            enabled: true,
             zone,
             their_king: their_king.bitboard(),
             zone_lines: zone | crate::attacks::queen_set_attacks(zone, lifted),
@@ -701,7 +699,7 @@ fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMO
     } else {
         (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY)
     };
-    let quiet = if LAST { QuietChildren::of::<WHITE>(position) } else { QuietChildren::NONE };
+    let quiet = if LAST { QuietChildren::of::<WHITE, CASTLING>(position) } else { QuietChildren::NONE };
     let mut descend = Descend::<WHITE, LAST, CASTLING, PROMOTIONS> {
         parent: position,
         depth,
