@@ -14,8 +14,8 @@ use super::U64_SAFE_DEPTH;
 use crate::attacks::{pawn_attacks, pawn_set_attacks_by_side, pawn_set_pushes, queen_attacks};
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
 use crate::movegen::{
-    generate_for, generate_pieces, leaper_attacks, slider_danger, Counter, KingLines, PawnMoves, Position,
-    Sink,
+    castling_candidate, generate_for, generate_pieces, leaper_attacks, slider_danger, Counter, KingLines,
+    PawnMoves, Position, Sink,
 };
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, PieceKind, Rank, Square};
 
@@ -605,13 +605,14 @@ impl InPlace {
         }
         let their_pawns = their_pawns - pinned_pawns;
         let king_targets = crate::attacks::king_attacks(their_king) - theirs;
+        // The castling candidates (rights held, squares between empty), the
+        // same in every quiet child.
         let mut castling_paths = [None, None];
         let mut zone = king_targets;
         if position.castling.any_of(them) {
+            let view = Known::<ANY_CASTLING, false>::new(position, None, None);
             for side in CastlingSide::ALL {
-                if position.castling.has(them, side)
-                    && (occupied & position.config.empty[them as usize][side as usize]).is_empty()
-                {
+                if castling_candidate(&view, them, side) {
                     let path = position.config.king_path[them as usize][side as usize];
                     castling_paths[side as usize] = Some(path);
                     zone |= path;

@@ -492,7 +492,7 @@ pub(crate) fn generate_pieces<P: Position, S: Sink, const WHITE: bool>(
 /// Whether `us` may castle on `side` as far as rights and empty squares go
 /// (not yet whether the king passes attacked squares).
 #[inline(always)]
-fn castling_candidate<P: Position>(board: &P, us: Color, side: CastlingSide) -> bool {
+pub(crate) fn castling_candidate<P: Position>(board: &P, us: Color, side: CastlingSide) -> bool {
     let occupied = board.color(Color::White) | board.color(Color::Black);
     board.castling_rights().has(us, side)
         && (occupied & board.castling_config().empty[us as usize][side as usize]).is_empty()
