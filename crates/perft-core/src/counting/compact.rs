@@ -776,25 +776,23 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     #[inline(always)]
     fn quiet_child(&mut self, from: Square, to: Square, child: &Compact, leaper_attacks: Bitboard) {
         debug_assert!(LAST);
+        let quiet = &self.quiet;
+        // The other side moves next.
+        let generated = || {
+            if WHITE {
+                quiet_leaves::<false, CASTLING, PROMOTIONS>(child, leaper_attacks, quiet)
+            } else {
+                quiet_leaves::<true, CASTLING, PROMOTIONS>(child, leaper_attacks, quiet)
+            }
+        };
         let moved = from.bitboard() | to.bitboard();
-        if let Some(moves) =
-            self.quiet.count_in_place::<WHITE, CASTLING, PROMOTIONS>(child, moved, leaper_attacks)
+        self.nodes += match quiet.count_in_place::<WHITE, CASTLING, PROMOTIONS>(child, moved, leaper_attacks)
         {
-            debug_assert_eq!(
-                moves,
-                if WHITE {
-                    quiet_leaves::<false, CASTLING, PROMOTIONS>(child, leaper_attacks, &self.quiet)
-                } else {
-                    quiet_leaves::<true, CASTLING, PROMOTIONS>(child, leaper_attacks, &self.quiet)
-                }
-            );
-            self.nodes += moves;
-            return;
-        }
-        self.nodes += if WHITE {
-            quiet_leaves::<false, CASTLING, PROMOTIONS>(child, leaper_attacks, &self.quiet)
-        } else {
-            quiet_leaves::<true, CASTLING, PROMOTIONS>(child, leaper_attacks, &self.quiet)
+            Some(moves) => {
+                debug_assert_eq!(moves, generated());
+                moves
+            }
+            None => generated(),
         };
     }
 
