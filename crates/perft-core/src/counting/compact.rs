@@ -267,6 +267,21 @@ impl<'a> Compact<'a> {
         child
     }
 
+    /// The squares of `zone` that `color`'s bishops, rooks and queens
+    /// attack with `occupied` as blockers (outside `zone` the answer may say
+    /// more or less, as [`slider_danger`]'s).
+    #[inline(always)]
+    fn slider_attacks(&self, color: Color, zone: Bitboard, occupied: Bitboard) -> Bitboard {
+        let queens = self.by_kind[PieceKind::Queen as usize];
+        let side = self.by_color[color as usize];
+        slider_danger(
+            (self.by_kind[PieceKind::Rook as usize] | queens) & side,
+            (self.by_kind[PieceKind::Bishop as usize] | queens) & side,
+            zone,
+            occupied,
+        )
+    }
+
     #[inline(always)]
     fn lose_rights(&mut self, from: Square, to: Square) {
         if !self.castling.is_empty() {
@@ -495,13 +510,7 @@ impl QuietChildren {
         } else {
             generate_pieces::<_, _, true>(&view, &mut counter, &pins, target);
         }
-        let queens = position.by_kind[PieceKind::Queen as usize];
-        let seen = slider_danger(
-            (position.by_kind[PieceKind::Rook as usize] | queens) & theirs,
-            (position.by_kind[PieceKind::Bishop as usize] | queens) & theirs,
-            Bitboard::FULL,
-            occupied,
-        );
+        let seen = position.slider_attacks(them, Bitboard::FULL, occupied);
         // The king's lines up to and with the second piece on each.
         let lines = queen_attacks(their_king, occupied - queen_attacks(their_king, occupied));
         QuietChildren {
@@ -551,13 +560,7 @@ impl QuietChildren {
         let slider_danger = if (moved & in_place.zone_lines).any() {
             // The move opens or closes a line to the zone: the moving
             // side's sliders are filled again.
-            let queens = child.by_kind[PieceKind::Queen as usize];
-            slider_danger(
-                (child.by_kind[PieceKind::Rook as usize] | queens) & ours,
-                (child.by_kind[PieceKind::Bishop as usize] | queens) & ours,
-                in_place.zone,
-                occupied - in_place.their_king,
-            )
+            child.slider_attacks(us, in_place.zone, occupied - in_place.their_king)
         } else {
             in_place.slider_danger
         };
@@ -620,13 +623,7 @@ impl InPlace {
             }
         }
         let lifted = occupied.without(their_king);
-        let queens = position.by_kind[PieceKind::Queen as usize];
-        let slider_danger = slider_danger(
-            (position.by_kind[PieceKind::Rook as usize] | queens) & ours,
-            (position.by_kind[PieceKind::Bishop as usize] | queens) & ours,
-            zone,
-            lifted,
-        ) & zone;
+        let slider_danger = position.slider_attacks(us, zone, lifted) & zone;
         let (pawn_attacks_west, pawn_attacks_east) = pawn_set_attacks_by_side(them, their_pawns);
         InPlace {
             zone,
