@@ -589,7 +589,7 @@ impl QuietChildren {
     }
 
     /// The number of legal moves of the quiet child after the side to move
-    /// in `parent` moved a piece from one square of `moved` to the other,
+    /// in the parent moved a piece from one square of `moved` to the other,
     /// where the moving side's pawns, knights and king attack
     /// `leaper_attacks`, if it can be counted in place (see [`InPlace`]).
     /// `CASTLING` and `PROMOTIONS` are the child's, as in [`Known`].
