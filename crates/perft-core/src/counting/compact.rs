@@ -509,8 +509,11 @@ struct InPlace {
     /// attack.
     slider_danger: Bitboard,
     /// The other king's path for each castling it may try as far as its
-    /// rights and the empty squares go (indexed by [`CastlingSide`]).
-    castling_paths: [Option<Bitboard>; 2],
+    /// rights and the empty squares go (indexed by [`CastlingSide`]), or
+    /// every square where it may not: the danger map is never empty (the
+    /// moving side's king attacks are in it), so such a path is never
+    /// free.
+    castling_paths: [Bitboard; 2],
 }
 
 impl InPlace {
@@ -529,7 +532,7 @@ impl InPlace {
         pawn_attacks_east: Bitboard::EMPTY,
         king_targets: Bitboard::EMPTY,
         slider_danger: Bitboard::EMPTY,
-        castling_paths: [None, None],
+        castling_paths: [Bitboard::FULL; 2],
     };
 }
 
@@ -636,9 +639,9 @@ impl QuietChildren {
         let danger = leaper_attacks | slider_danger;
         moves += u64::from((in_place.king_targets - danger).count());
         if CASTLING != NO_CASTLING {
-            for path in in_place.castling_paths.into_iter().flatten() {
-                moves += u64::from((path & danger).is_empty());
-            }
+            debug_assert!(danger.any());
+            let [king_side, queen_side] = in_place.castling_paths;
+            moves += u64::from((king_side & danger).is_empty()) + u64::from((queen_side & danger).is_empty());
         }
         Some(moves)
     }
@@ -681,14 +684,14 @@ impl InPlace {
         let king_targets = crate::attacks::king_attacks(their_king) - theirs;
         // The castling candidates (rights held, squares between empty), the
         // same in every quiet child.
-        let mut castling_paths = [None, None];
+        let mut castling_paths = [Bitboard::FULL; 2];
         let mut zone = king_targets;
         if position.castling.any_of(them) {
             let view = Known::<ANY_CASTLING, false>::new(position, None, None);
             for side in CastlingSide::ALL {
                 if castling_candidate(&view, them, side) {
                     let path = position.config.king_path[them as usize][side as usize];
-                    castling_paths[side as usize] = Some(path);
+                    castling_paths[side as usize] = path;
                     zone |= path;
                 }
             }
