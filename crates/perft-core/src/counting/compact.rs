@@ -749,10 +749,22 @@ fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
 #[inline(always)]
 fn last_ply<const WHITE: bool, const PROMOTIONS: bool>(position: &Compact) -> u64 {
     match (position.castling.any_of(sides::<WHITE>().1), position.chess960) {
-        (false, _) => children::<WHITE, true, NO_CASTLING, PROMOTIONS>(position, 1),
-        (true, false) => children::<WHITE, true, STANDARD_CASTLING, PROMOTIONS>(position, 1),
-        (true, true) => children::<WHITE, true, CHESS960_CASTLING, PROMOTIONS>(position, 1),
+        (false, _) => last_children::<WHITE, NO_CASTLING, PROMOTIONS>(position),
+        (true, false) => last_children::<WHITE, STANDARD_CASTLING, PROMOTIONS>(position),
+        (true, true) => last_children::<WHITE, CHESS960_CASTLING, PROMOTIONS>(position),
     }
+}
+
+/// [`children`] one ply above the leaves, `CASTLING` and `PROMOTIONS` as
+/// in [`Known`] for the children. A function of its own for each: each
+/// holds 21-30 KB of machine code, about what the hot variant of a search
+/// can keep in the instruction cache, and a change in one no longer moves
+/// the others (inlined into [`interior`], all six made one function of
+/// about 210 KB, and the start position's speed swung with every change
+/// to any of them).
+#[inline(never)]
+fn last_children<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(position: &Compact) -> u64 {
+    children::<WHITE, true, CASTLING, PROMOTIONS>(position, 1)
 }
 
 /// Leaves `depth` plies below each child of `position`, summed.
