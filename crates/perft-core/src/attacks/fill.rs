@@ -21,15 +21,9 @@ const NOT_FILE_H: i64 = 0x7f7f_7f7f_7f7f_7f7f_u64 as i64;
 /// bishop-like ones on `diagonal` (queens in both), with `occupied` as
 /// blockers.
 #[inline(always)]
-#[allow(unused_unsafe)]
 pub(crate) fn slider_attacks(straight: Bitboard, diagonal: Bitboard, occupied: Bitboard) -> Bitboard {
     let (up, down) = by_direction(straight, diagonal, occupied);
-    // SAFETY: as in `by_direction`.
-    unsafe {
-        let both = _mm256_or_si256(up, down);
-        let half = _mm_or_si128(_mm256_castsi256_si128(both), _mm256_extracti128_si256::<1>(both));
-        Bitboard(_mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64)
-    }
+    union(up, down)
 }
 
 /// The number of moves the sliders on `straight` and `diagonal` (queens in
@@ -38,7 +32,6 @@ pub(crate) fn slider_attacks(straight: Bitboard, diagonal: Bitboard, occupied: B
 /// attacks of different sliders never overlap (the nearer slider blocks the
 /// farther), so counting each direction's union gives that sum.
 #[inline(always)]
-#[allow(unused_unsafe)]
 pub(crate) fn slider_move_count(
     straight: Bitboard,
     diagonal: Bitboard,
@@ -46,6 +39,37 @@ pub(crate) fn slider_move_count(
     target: Bitboard,
 ) -> u64 {
     let (up, down) = by_direction(straight, diagonal, occupied);
+    count_on_target(up, down, target)
+}
+
+/// [`slider_attacks`] and [`slider_move_count`] at once, from one fill.
+#[inline(always)]
+pub(crate) fn slider_attacks_and_move_count(
+    straight: Bitboard,
+    diagonal: Bitboard,
+    occupied: Bitboard,
+    target: Bitboard,
+) -> (Bitboard, u64) {
+    let (up, down) = by_direction(straight, diagonal, occupied);
+    (union(up, down), count_on_target(up, down, target))
+}
+
+/// The union of all lanes of `up` and `down`.
+#[inline(always)]
+#[allow(unused_unsafe)]
+fn union(up: __m256i, down: __m256i) -> Bitboard {
+    // SAFETY: as in `by_direction`.
+    unsafe {
+        let both = _mm256_or_si256(up, down);
+        let half = _mm_or_si128(_mm256_castsi256_si128(both), _mm256_extracti128_si256::<1>(both));
+        Bitboard(_mm_cvtsi128_si64(_mm_or_si128(half, _mm_unpackhi_epi64(half, half))) as u64)
+    }
+}
+
+/// The number of set bits of `up` and `down` on `target`, all lanes.
+#[inline(always)]
+#[allow(unused_unsafe)]
+fn count_on_target(up: __m256i, down: __m256i, target: Bitboard) -> u64 {
     // SAFETY: as in `by_direction`.
     unsafe {
         let target = _mm256_set1_epi64x(target.0 as i64);
@@ -171,6 +195,10 @@ mod tests {
                 .sum::<u32>()
                 + diagonal.into_iter().map(|sq| (bishop_attacks(sq, occupied) & target).count()).sum::<u32>();
             assert_eq!(slider_move_count(straight, diagonal, occupied, target), u64::from(moves));
+            assert_eq!(
+                slider_attacks_and_move_count(straight, diagonal, occupied, target),
+                (expected, u64::from(moves))
+            );
             assert_eq!(
                 slider_attacks(straight, diagonal, occupied),
                 expected,

@@ -407,10 +407,10 @@ fn quiet_leaves<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
     counter.0
 }
 
-/// Counts the moves of unpinned bishops, rooks and queens apart from the
-/// rest.
+/// Counts moves but those of the unpinned bishops, rooks and queens, which
+/// it keeps for [`slider_sight`].
 struct SplitCounter {
-    sliders: Counter,
+    sliders: Sliders,
     others: Counter,
 }
 
@@ -432,9 +432,43 @@ impl Sink for SplitCounter {
         self.others.en_passant(from, to);
     }
     #[inline(always)]
-    fn sliders(&mut self, sliders: Sliders, occupied: Bitboard, target: Bitboard) {
-        self.sliders.sliders(sliders, occupied, target);
+    fn sliders(&mut self, sliders: Sliders, _: Bitboard, _: Bitboard) {
+        self.sliders = sliders;
     }
+}
+
+/// The squares `sliders` see, blockers included, and the number of their
+/// moves onto `target`, `occupied` holding the blockers: with AVX2, one
+/// fill for both where there are two or more; otherwise a lookup per
+/// slider.
+#[inline(always)]
+fn slider_sight(sliders: Sliders, occupied: Bitboard, target: Bitboard) -> (Bitboard, u64) {
+    let Sliders { bishops, rooks, queens } = sliders;
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if (bishops | rooks | queens).more_than_one() {
+        return crate::attacks::fill::slider_attacks_and_move_count(
+            rooks | queens,
+            bishops | queens,
+            occupied,
+            target,
+        );
+    }
+    let mut seen = Bitboard::EMPTY;
+    let mut moves = 0;
+    let mut add = |attacks: Bitboard| {
+        seen |= attacks;
+        moves += u64::from((attacks & target).count());
+    };
+    for from in bishops {
+        add(crate::attacks::bishop_attacks(from, occupied));
+    }
+    for from in rooks {
+        add(crate::attacks::rook_attacks(from, occupied));
+    }
+    for from in queens {
+        add(queen_attacks(from, occupied));
+    }
+    (seen, moves)
 }
 
 /// What a node one ply above the leaves knows of its quiet children: those
@@ -524,7 +558,7 @@ impl InPlace {
         their_king: Bitboard::EMPTY,
         zone_lines: Bitboard::FULL,
         fixed_moves: 0,
-        sliders: Sliders { bishops: Bitboard::EMPTY, rooks: Bitboard::EMPTY, queens: Bitboard::EMPTY },
+        sliders: Sliders::NONE,
         seen: Bitboard::FULL,
         slider_moves: 0,
         pawn_pushes: Bitboard::EMPTY,
@@ -563,15 +597,17 @@ impl QuietChildren {
         let view = Known::<ANY_CASTLING, true, false>::new(position, None, None);
         let pins = view.checkers_and_pins(them, their_king);
         debug_assert!(pins.checkers.is_empty());
-        let mut counter = SplitCounter { sliders: Counter(0), others: Counter(0) };
+        let mut counter = SplitCounter { sliders: Sliders::NONE, others: Counter(0) };
         let target = !theirs;
         if WHITE {
             generate_pieces::<_, _, false>(&view, &mut counter, &pins, target);
         } else {
             generate_pieces::<_, _, true>(&view, &mut counter, &pins, target);
         }
-        let piece_moves = counter.sliders.0 + counter.others.0;
-        let seen = position.slider_attacks(them, Bitboard::FULL, occupied);
+        // The squares the unpinned sliders see: a pinned one moves along
+        // its pin ray only, on the king's lines.
+        let (seen, slider_moves) = slider_sight(counter.sliders, occupied, target);
+        let piece_moves = slider_moves + counter.others.0;
         // The king's lines up to and with the second piece on each.
         let lines = queen_attacks(their_king, occupied - queen_attacks(their_king, occupied));
         // A child that may castle by Chess960 rules is not counted in place
@@ -586,7 +622,7 @@ impl QuietChildren {
             in_place: if chess960 {
                 InPlace::NONE
             } else {
-                InPlace::of::<WHITE>(position, their_king, &pins, counter, seen)
+                InPlace::of::<WHITE>(position, their_king, &pins, counter, seen, slider_moves)
             },
         }
     }
@@ -658,6 +694,7 @@ impl InPlace {
         pins: &KingLines,
         piece_moves: SplitCounter,
         seen: Bitboard,
+        slider_moves: u64,
     ) -> Self {
         let (us, them) = sides::<WHITE>();
         let ours = position.by_color[us as usize];
@@ -680,7 +717,6 @@ impl InPlace {
             );
         }
         let their_pawns = their_pawns - pinned_pawns;
-        let unpinned = theirs - (pinned_straight | pinned_diagonal);
         let king_targets = crate::attacks::king_attacks(their_king) - theirs;
         // The castling candidates (rights held, squares between empty), the
         // same in every quiet child.
@@ -704,14 +740,9 @@ impl InPlace {
             their_king: their_king.bitboard(),
             zone_lines: zone | crate::attacks::queen_set_attacks(zone, lifted),
             fixed_moves,
-            // (A piece pinned one way has no move the other way.)
-            sliders: Sliders {
-                bishops: position.by_kind[PieceKind::Bishop as usize] & unpinned,
-                rooks: position.by_kind[PieceKind::Rook as usize] & unpinned,
-                queens: position.by_kind[PieceKind::Queen as usize] & unpinned,
-            },
+            sliders: piece_moves.sliders,
             seen,
-            slider_moves: piece_moves.sliders.0,
+            slider_moves,
             pawn_pushes: pawn_set_pushes(them, their_pawns),
             pawn_attacks_west,
             pawn_attacks_east,

@@ -297,6 +297,12 @@ pub(crate) struct Sliders {
     pub(crate) queens: Bitboard,
 }
 
+impl Sliders {
+    /// No slider.
+    pub(crate) const NONE: Self =
+        Sliders { bishops: Bitboard::EMPTY, rooks: Bitboard::EMPTY, queens: Bitboard::EMPTY };
+}
+
 /// Hands each slider's moves to `sink`: bishops first, then rooks, then
 /// queens.
 #[inline(always)]
