@@ -200,26 +200,38 @@ impl<'a> Compact<'a> {
         child
     }
 
-    /// The child after a pawn push that cannot capture (one or two squares).
+    /// The child after a pawn push that cannot capture (one or two squares),
+    /// with an en-passant square if `en_passant` (a double push with an
+    /// enemy pawn beside the pushed pawn: see [`Compact::en_passant_pushes`]).
     #[inline(always)]
-    fn pushed<const WHITE: bool>(&self, from: Square, to: Square, double: bool) -> Self {
+    fn pushed<const WHITE: bool>(&self, from: Square, to: Square, en_passant: bool) -> Self {
         let (us, them) = sides::<WHITE>();
         let mut child = *self;
         let from_to = from.bitboard() | to.bitboard();
         child.by_kind[PieceKind::Pawn as usize] ^= from_to;
         child.by_color[us as usize] ^= from_to;
         child.en_passant = None;
-        if double {
-            // Recorded only when an enemy pawn stands beside the pushed pawn.
+        if en_passant {
             let ep = Square::from_bits_masked((from as u32 + to as u32) / 2);
-            if (pawn_attacks(us, ep) & self.by_kind[PieceKind::Pawn as usize] & self.by_color[them as usize])
-                .any()
-            {
-                child.en_passant = Some(ep);
-            }
+            debug_assert!((pawn_attacks(us, ep)
+                & self.by_kind[PieceKind::Pawn as usize]
+                & self.by_color[them as usize])
+                .any());
+            child.en_passant = Some(ep);
         }
         child.side_to_move = them;
         child
+    }
+
+    /// The targets of `WHITE`'s double pushes onto `targets` that leave an
+    /// en-passant square: those with an enemy pawn beside them.
+    #[inline(always)]
+    fn en_passant_pushes<const WHITE: bool>(&self, targets: Bitboard) -> Bitboard {
+        const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+        const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+        let them = sides::<WHITE>().1;
+        let their_pawns = (self.by_kind[PieceKind::Pawn as usize] & self.by_color[them as usize]).0;
+        targets & Bitboard(((their_pawns & NOT_FILE_H) << 1) | ((their_pawns & NOT_FILE_A) >> 1))
     }
 
     /// The child after a pawn on `from` promoted to `piece` on `to`.
@@ -939,16 +951,16 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
         pawn_attacks | self.knight_attacks | self.king_attacks
     }
 
-    /// Counts below the child after a pawn push (`double`: two squares)
-    /// from `from` to `to`, as a quiet child if `QUIET` (see
-    /// [`QuietChildren`]) unless it leaves an en-passant square.
+    /// Counts below the child after a pawn push from `from` to `to`, which
+    /// leaves an en-passant square if `en_passant`, else is a quiet child if
+    /// `QUIET` (see [`QuietChildren`]).
     #[inline(always)]
-    fn push<const QUIET: bool>(&mut self, from: Square, to: Square, double: bool) {
-        let child = self.parent.pushed::<WHITE>(from, to, double);
+    fn push<const QUIET: bool>(&mut self, from: Square, to: Square, en_passant: bool) {
+        let child = self.parent.pushed::<WHITE>(from, to, en_passant);
         // Read only by the leaves (`LAST`).
         let leaper_attacks =
             if LAST { self.leaper_attacks_after_pawn_move(from, Some(to)) } else { Bitboard::EMPTY };
-        if child.en_passant.is_some() {
+        if en_passant {
             self.child::<true, true>(&child, leaper_attacks);
         } else if QUIET {
             self.quiet_child(from, to, &child, leaper_attacks);
@@ -1027,6 +1039,13 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     #[inline(always)]
     fn pawns(&mut self, to: Bitboard, delta: i8, kind: PawnMoves) {
         let mut to = to;
+        // The double pushes that leave an en-passant square, found for all
+        // at once.
+        let en_passant = if kind == PawnMoves::DoublePush {
+            self.parent.en_passant_pushes::<WHITE>(to)
+        } else {
+            Bitboard::EMPTY
+        };
         if LAST && matches!(kind, PawnMoves::Push | PawnMoves::DoublePush) {
             // A push leaves `sq - delta`: shifting the unsafe squares by
             // `delta` marks the targets of pawns leaving them.
@@ -1037,10 +1056,10 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
                 Bitboard(unsafe_squares.0 >> -delta)
             };
             // (A pawn checks from a square next to the king: on its lines.)
-            let quiet_targets = to - unsafe_squares - leaving;
+            let quiet_targets = to - unsafe_squares - leaving - en_passant;
             for sq in quiet_targets {
                 let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
-                self.push::<true>(from, sq, kind == PawnMoves::DoublePush);
+                self.push::<true>(from, sq, false);
             }
             to = to - quiet_targets;
         }
@@ -1057,7 +1076,7 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
             };
             match kind {
                 PawnMoves::Push => self.push::<false>(from, sq, false),
-                PawnMoves::DoublePush => self.push::<false>(from, sq, true),
+                PawnMoves::DoublePush => self.push::<false>(from, sq, en_passant.has(sq)),
                 PawnMoves::Capture => {
                     let child = self.parent.moved::<WHITE>(PieceKind::Pawn, from, sq);
                     self.child::<false, true>(&child, leaper_attacks());
