@@ -11,7 +11,9 @@
 //! leaves are counted by set sizes, as everywhere in bulk counting.
 
 use super::U64_SAFE_DEPTH;
-use crate::attacks::{pawn_attacks, pawn_set_attacks_by_side, pawn_set_pushes, queen_attacks};
+use crate::attacks::{
+    pawn_attacks, pawn_set_attacks, pawn_set_attacks_by_side, pawn_set_pushes, queen_attacks,
+};
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
 use crate::movegen::{
     castling_candidate, generate_for, generate_pieces, leaper_attacks, slider_danger, Counter, KingLines,
@@ -224,14 +226,13 @@ impl<'a> Compact<'a> {
     }
 
     /// The targets of `WHITE`'s double pushes onto `targets` that leave an
-    /// en-passant square: those with an enemy pawn beside them.
+    /// en-passant square: those with an enemy pawn beside them, that is
+    /// one step beyond a square the enemy pawns attack.
     #[inline(always)]
     fn en_passant_pushes<const WHITE: bool>(&self, targets: Bitboard) -> Bitboard {
-        const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
-        const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
-        let them = sides::<WHITE>().1;
-        let their_pawns = (self.by_kind[PieceKind::Pawn as usize] & self.by_color[them as usize]).0;
-        targets & Bitboard(((their_pawns & NOT_FILE_H) << 1) | ((their_pawns & NOT_FILE_A) >> 1))
+        let (us, them) = sides::<WHITE>();
+        let their_pawns = self.by_kind[PieceKind::Pawn as usize] & self.by_color[them as usize];
+        targets & pawn_set_pushes(us, pawn_set_attacks(them, their_pawns))
     }
 
     /// The child after a pawn on `from` promoted to `piece` on `to`.
