@@ -698,14 +698,15 @@ impl QuietChildren {
 
 impl InPlace {
     /// What `position`, `WHITE` to move, knows of its quiet children to
-    /// count their moves in place, given where the other king stands and
-    /// the other side's pins.
+    /// count their moves in place, given where the other king stands, the
+    /// other side's pins, its pieces' moves with the unpinned sliders kept
+    /// apart (`pieces`), and what [`slider_sight`] said of those sliders.
     #[inline(always)]
     fn of<const WHITE: bool>(
         position: &Compact,
         their_king: Square,
         pins: &KingLines,
-        piece_moves: SplitCounter,
+        pieces: SplitCounter,
         seen: Bitboard,
         slider_moves: u64,
     ) -> Self {
@@ -718,7 +719,7 @@ impl InPlace {
         // child: they are counted once, here.
         let KingLines { pinned_straight, pinned_diagonal, .. } = *pins;
         let pinned_pawns = their_pawns & (pinned_straight | pinned_diagonal);
-        let mut fixed_moves = piece_moves.others.0;
+        let mut fixed_moves = pieces.others.0;
         if pinned_pawns.any() {
             let (west, east) = pawn_set_attacks_by_side(them, their_pawns & pinned_diagonal);
             fixed_moves += pawn_move_count::<WHITE, true>(
@@ -753,7 +754,7 @@ impl InPlace {
             their_king: their_king.bitboard(),
             zone_lines: zone | crate::attacks::queen_set_attacks(zone, lifted),
             fixed_moves,
-            sliders: piece_moves.sliders,
+            sliders: pieces.sliders,
             seen,
             slider_moves,
             pawn_pushes: pawn_set_pushes(them, their_pawns),
