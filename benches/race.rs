@@ -3,7 +3,9 @@
 //! `go perft` (if installed), interleaved round by round, best of N.
 //!
 //! `cargo bench --bench race` (set `RACE_ROUNDS`, `RACE_DEPTH_DELTA=-1` for a
-//! quick run, `STOCKFISH=/path/to/stockfish`).
+//! quick run, `STOCKFISH=/path/to/stockfish`). cozy-chess is compiled with the
+//! bench's flags: give it `RUSTFLAGS="-C target-cpu=native"` for its best
+//! code (ours chooses its CPU kernel at run time either way).
 
 use std::time::{Duration, Instant};
 

@@ -118,7 +118,7 @@ pub fn run_bench(
         perft_with(
             &position.board,
             position.depth.saturating_sub(1),
-            &CountOptions { mode, table: None, stop },
+            &CountOptions { stop, ..CountOptions::new(mode) },
         );
     }
     let mut samples = vec![Vec::with_capacity(repeat); positions.len()];
@@ -129,7 +129,7 @@ pub fn run_bench(
                 break;
             }
             let start = Instant::now();
-            let search = CountOptions { mode, table: None, stop };
+            let search = CountOptions { stop, ..CountOptions::new(mode) };
             let Some(count) = perft_with(&position.board, position.depth, &search) else { break };
             nodes[i] = count;
             let seconds = start.elapsed().as_secs_f64();

@@ -230,7 +230,7 @@ type OurDivide = BTreeMap<String, (Move, u128)>;
 
 /// Our divide, or `Err(Interrupted)` when `stop` cut it short.
 fn our_divide(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Result<OurDivide, BisectError> {
-    divide_with_progress(board, depth, &CountOptions { mode: Mode::Bulk, table: None, stop }, &|_, _| {})
+    divide_with_progress(board, depth, &CountOptions { stop, ..CountOptions::new(Mode::Bulk) }, &|_, _| {})
         .into_iter()
         .map(|(mv, nodes)| Ok((board.uci(mv), (mv, nodes.ok_or(BisectError::Interrupted)?))))
         .collect()

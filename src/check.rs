@@ -243,7 +243,7 @@ fn ask(
     let (expected, expected_from) = match item.expected {
         Some(n) => (n, ExpectedFrom::File),
         None => {
-            let search = CountOptions { mode: Mode::Bulk, table: None, stop: options.stop };
+            let search = CountOptions { stop: options.stop, ..CountOptions::new(Mode::Bulk) };
             (perft_with(&item.board, item.depth, &search)?, ExpectedFrom::Perft)
         }
     };

@@ -73,7 +73,7 @@ fn tiny_tables_force_replacement_and_stay_exact() {
                 let table = PerftTable::with_buckets(buckets, keys).unwrap();
                 let modes: &[Mode] = if buckets == 16 { &[Mode::Bulk, Mode::Full] } else { &[Mode::Bulk] };
                 for &mode in modes {
-                    let search = CountOptions { mode, table: Some(&table), stop: None };
+                    let search = CountOptions { table: Some(&table), ..CountOptions::new(mode) };
                     let nodes = with_threads(2, || perft_with(&board, depth, &search)).unwrap();
                     assert_eq!(
                         nodes,

@@ -63,10 +63,10 @@ fn bench_reports_statistics_and_verifies_counts() {
     let r = json(&report);
     assert_eq!(r["kind"], "bench");
     assert_eq!(r["bench_set_version"], "test-1");
-    for key in ["cpu", "cores", "os", "cpu_features", "compiled_features"] {
+    for key in ["cpu", "cores", "os", "cpu_features", "compiled_features", "kernel", "slider_backend"] {
         assert!(r["machine"].get(key).is_some(), "machine.{key}");
     }
-    for key in ["git_commit", "rustc", "build_profile", "slider_backend"] {
+    for key in ["git_commit", "rustc", "build_profile"] {
         assert!(r["tool"].get(key).is_some(), "tool.{key}");
     }
     let start = &r["positions"][0];
@@ -279,6 +279,22 @@ fn diff_flags_count_changes_and_regressions_and_refuses_other_machines() {
     let (code, out) = run(&elsewhere, &["--force"]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("warning"), "{out}");
+
+    // Another CPU kernel, or a report that does not name one, is another
+    // program as far as speed goes.
+    let baseline = bench_report(dir.path(), "baseline.json", |r| r["machine"]["kernel"] = "baseline".into());
+    let (code, out) = run(&baseline, &[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("differ in CPU kernel (v3 (pext) vs baseline (pext))"), "{out}");
+    let unnamed = bench_report(dir.path(), "unnamed.json", |r| {
+        r["machine"].as_object_mut().unwrap().remove("kernel");
+    });
+    let (code, out) = run(&unnamed, &[]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("differ in CPU kernel (v3 (pext) vs unknown)"), "{out}");
+    let (code, out) = run(&baseline, &["--force"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("warning: the reports differ in CPU kernel"), "{out}");
 
     let full = bench_report(dir.path(), "full.json", |r| r["mode"] = "full".into());
     let (code, out) = run(&full, &[]);

@@ -1,11 +1,14 @@
 //! Every bundled public suite, at every depth whose expected count is at most
 //! `NODE_CAP` (override with the `PERFT_TEST_NODE_CAP` environment
-//! variable). The ignored test runs them all to full depth.
+//! variable), under every CPU kernel this machine runs (`PERFT_CPU=v2`
+//! limits them to one level). The ignored test runs them all to full depth.
+
+mod common;
 
 use std::path::PathBuf;
 
 use perft::board::{Board, FenOptions};
-use perft::counting::{perft, Mode};
+use perft::counting::{perft_on, Mode};
 use perft::suite::parse_suite;
 use rayon::prelude::*;
 
@@ -31,9 +34,11 @@ fn run_suite(file: &str, strict_rejects: &[usize], cap: u128) -> usize {
         .flat_map(|e| e.counts.iter().map(move |&(d, n)| (e.line, e.fen.as_str(), d, n)))
         .filter(|&(_, _, _, expected)| expected <= cap)
         .collect();
+    let kernels = common::kernels();
     let failures: Vec<String> = checks
         .par_iter()
-        .filter_map(|&(line, fen, depth, expected)| {
+        .flat_map(|&check| kernels.par_iter().map(move |&kernel| (kernel, check)))
+        .filter_map(|(kernel, (line, fen, depth, expected))| {
             let strict = Board::from_fen_with(fen, FenOptions::STRICT);
             let mut board = match (strict, strict_rejects.contains(&line)) {
                 (Ok(board), false) => board,
@@ -44,16 +49,20 @@ fn run_suite(file: &str, strict_rejects: &[usize], cap: u128) -> usize {
                     Err(e) => return Some(format!("{file}:{line}: {fen}: relaxed: {e}")),
                 },
             };
-            let nodes = perft(&mut board, depth, Mode::Bulk);
-            (nodes != expected)
-                .then(|| format!("{file}:{line}: {fen} depth {depth}: expected {expected}, got {nodes}"))
+            let nodes = perft_on(kernel, &mut board, depth, Mode::Bulk);
+            (nodes != expected).then(|| {
+                format!(
+                    "{file}:{line}: {fen} depth {depth}, kernel {kernel}: expected {expected}, got {nodes}"
+                )
+            })
         })
         .collect();
     assert!(
         failures.is_empty(),
-        "{} of {} checks failed:\n{}",
+        "{} of {} checks under {} kernels failed:\n{}",
         failures.len(),
         checks.len(),
+        kernels.len(),
         failures.join("\n")
     );
     checks.len()

@@ -20,7 +20,8 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
+use perft::kernel::{Kernel, Level};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
@@ -112,9 +113,59 @@ fn install_signal_handlers() {
     });
 }
 
+/// The environment variable that forces a CPU kernel.
+pub const KERNEL_VARIABLE: &str = "PERFT_CPU";
+
+/// The kernel every count of this run uses: the one `PERFT_CPU` names,
+/// else the best this CPU runs; and how it was chosen, for `--version`.
+///
+/// # Errors
+/// A message naming the variable, its value and what this CPU supports,
+/// when the value is not a kernel or names one this CPU cannot run.
+fn choose_kernel() -> Result<(Kernel, String), String> {
+    let supported = Level::supported().iter().map(|level| level.name()).collect::<Vec<_>>().join(", ");
+    match std::env::var_os(KERNEL_VARIABLE) {
+        Some(value) if !value.is_empty() => {
+            let text = value.to_string_lossy();
+            let kernel = text
+                .parse::<Level>()
+                .and_then(Kernel::for_level)
+                .map_err(|e| format!("{KERNEL_VARIABLE}={}: {e}", perft::board::truncate_chars(&text, 40)))?;
+            Ok((kernel, format!("forced by {KERNEL_VARIABLE}; this CPU supports {supported}")))
+        }
+        _ => Ok((
+            Kernel::detect(),
+            format!(
+                "the best this CPU supports ({supported}); {KERNEL_VARIABLE}=baseline|v2|v3|v4 forces one"
+            ),
+        )),
+    }
+}
+
 pub fn main() -> ExitCode {
+    // Before anything counts: a kernel the CPU cannot run is refused here.
+    let (kernel, chosen) = match choose_kernel() {
+        Ok(choice) => choice,
+        Err(message) => {
+            let _ = writeln!(std::io::stderr(), "Error: {message}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    kernel.activate();
     install_signal_handlers();
-    let cli = match Cli::try_parse() {
+    let version = format!("{}, kernel {kernel}", env!("CARGO_PKG_VERSION"));
+    let long_version = format!(
+        "{version}\nkernel: {chosen}\ncommit {}, {} build by {}",
+        env!("PERFT_GIT_COMMIT"),
+        env!("PERFT_BUILD_PROFILE"),
+        env!("PERFT_RUSTC_VERSION")
+    );
+    let parsed = Cli::command()
+        .version(version)
+        .long_version(long_version)
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_BAD_INPUT } else { EXIT_OK };

@@ -94,7 +94,7 @@ fn verify_hash(
     divide: &Divide,
 ) -> Result<Verification> {
     let second = output::hash_table(args.hash.unwrap_or(1), KeySet::Secondary)?;
-    let search = CountOptions { mode, table: Some(&second), stop: Some(&INTERRUPTED) };
+    let search = CountOptions { table: Some(&second), stop: Some(&INTERRUPTED), ..CountOptions::new(mode) };
     let again = with_threads(threads, || divide_with_progress(board, depth, &search, &|_, _| {}))?;
     Ok(if again.iter().any(|(_, n)| n.is_none()) {
         Verification::Interrupted
@@ -132,7 +132,8 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let (divide, resumed) = if depth == 0 {
         (Vec::new(), 0)
     } else {
-        let search = CountOptions { mode, table: table.as_ref(), stop: Some(&INTERRUPTED) };
+        let search =
+            CountOptions { table: table.as_ref(), stop: Some(&INTERRUPTED), ..CountOptions::new(mode) };
         if journaled {
             count_with_journal(&board, depth, &search, &args, &mut out, threads)?
         } else {

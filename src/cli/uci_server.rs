@@ -78,7 +78,7 @@ impl UciServer {
         }
         let pool = &self.pool.as_ref().expect("just built").1;
         let search =
-            CountOptions { mode: Mode::Bulk, table: self.table.as_ref().map(|(_, t)| t), stop: None };
+            CountOptions { table: self.table.as_ref().map(|(_, t)| t), ..CountOptions::new(Mode::Bulk) };
         let divide: Vec<(perft::types::Move, u128)> = if depth == 0 {
             Vec::new()
         } else {

@@ -14,7 +14,7 @@ use super::{Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES
 use crate::board::Board;
 use crate::counting::journal::count_resumable;
 use crate::counting::{perft_with, with_threads, CountOptions, Mode, PerftTable};
-use crate::report::ToolInfo;
+use crate::report::{MachineInfo, ToolInfo};
 
 /// What one unit counted: written to `results/unit-NNNNNN.kK.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,6 +55,10 @@ pub struct UnitResult {
     pub hash_mb: u64,
     /// The program.
     pub tool: ToolInfo,
+    /// The machine that counted, with the CPU kernel it used (absent from
+    /// results written before kernels were chosen at run time).
+    #[serde(default)]
+    pub machine: MachineInfo,
     /// SHA-256 over the fields above that carry counts and identity (see
     /// [`UnitResult::seal`]): an edited number no longer matches it.
     pub seal: Checksum,
@@ -397,6 +401,7 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
         threads: request.threads,
         hash_mb: request.hash_mb,
         tool: ToolInfo::current(),
+        machine: MachineInfo::detect(),
         seal: Checksum(String::new()),
     };
     result.seal();
@@ -417,7 +422,7 @@ fn count_positions(
     journal: &UnitJournal,
     request: &UnitRequest,
 ) -> Result<Vec<Option<u128>>, DistError> {
-    let search = CountOptions { mode: Mode::Bulk, table, stop: request.stop };
+    let search = CountOptions { table, stop: request.stop, ..CountOptions::new(Mode::Bulk) };
     with_threads(request.threads, || {
         count_resumable(positions, &journal.done, |i| {
             let Some(n) = perft_with(&board_at(i)?, depth, &search) else { return Ok(None) };

@@ -127,7 +127,7 @@ pub struct SpeedSettings<'a> {
 }
 
 /// Whether speeds measured under `old` and `new` compare: same machine,
-/// mode and threads.
+/// CPU kernel, mode and threads.
 ///
 /// # Errors
 /// [`Incomparable`] naming the first difference.
@@ -139,6 +139,11 @@ pub fn check_settings(old: SpeedSettings, new: SpeedSettings) -> Result<(), Inco
             format!("{}, {} cores", new.machine.cpu, new.machine.cores),
             SPEEDS,
         ));
+    }
+    // Reports from before kernels were chosen at run time do not say.
+    let (old_kernel, new_kernel) = (old.machine.kernel_name(), new.machine.kernel_name());
+    if old_kernel != new_kernel {
+        return Err(incomparable("CPU kernel", old_kernel, new_kernel, SPEEDS));
     }
     if old.mode != new.mode {
         return Err(incomparable("mode", old.mode, new.mode, SPEEDS));

@@ -1,6 +1,7 @@
 //! Which program wrote a report, on which machine, and when; and the
 //! memory a run may still take.
 
+use perft_core::kernel::Kernel;
 use serde::{Deserialize, Serialize};
 
 /// Which program produced a report.
@@ -17,8 +18,6 @@ pub struct ToolInfo {
     pub rustc: String,
     /// `release`, `debug`, ...
     pub build_profile: String,
-    /// How sliding-piece attacks are looked up: `pext` or `magic`.
-    pub slider_backend: String,
 }
 
 impl ToolInfo {
@@ -30,7 +29,6 @@ impl ToolInfo {
             git_commit: env!("PERFT_GIT_COMMIT").to_string(),
             rustc: env!("PERFT_RUSTC_VERSION").to_string(),
             build_profile: env!("PERFT_BUILD_PROFILE").to_string(),
-            slider_backend: crate::attacks::SLIDER_BACKEND.to_string(),
         }
     }
 }
@@ -49,6 +47,13 @@ pub struct MachineInfo {
     pub cpu_features: Vec<String>,
     /// Target features the binary was compiled to use.
     pub compiled_features: Vec<String>,
+    /// The CPU kernel that counted: `baseline`, `v2`, `v3` or `v4` (empty
+    /// in reports written before kernels were chosen at run time).
+    #[serde(default)]
+    pub kernel: String,
+    /// How it looked sliding-piece attacks up: `pext` or `magic`.
+    #[serde(default)]
+    pub slider_backend: String,
 }
 
 impl MachineInfo {
@@ -75,12 +80,25 @@ impl MachineInfo {
             .filter(|f| ["bmi1", "bmi2", "popcnt", "avx2", "avx512f", "lzcnt", "neon"].contains(f))
             .map(str::to_string)
             .collect();
+        let kernel = Kernel::active();
         MachineInfo {
             cpu,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
             os,
             cpu_features: detect_cpu_features(),
             compiled_features,
+            kernel: kernel.level().to_string(),
+            slider_backend: kernel.sliders().to_string(),
+        }
+    }
+
+    /// The kernel as `perft --version` writes it (`v3 (pext)`), or
+    /// `unknown` for reports that do not say.
+    pub fn kernel_name(&self) -> String {
+        if self.kernel.is_empty() {
+            "unknown".to_string()
+        } else {
+            format!("{} ({})", self.kernel, self.slider_backend)
         }
     }
 
@@ -103,7 +121,7 @@ fn detect_cpu_features() -> Vec<String> {
             }
         )*};
     }
-    probe!("popcnt", "bmi1", "bmi2", "lzcnt", "avx2", "avx512f");
+    probe!("popcnt", "sse4.2", "bmi1", "bmi2", "lzcnt", "avx2", "avx512f");
     features
 }
 

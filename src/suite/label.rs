@@ -58,7 +58,7 @@ pub fn label(
             Err(e) => errors.push(LineError { line: entry.line, message: e.to_string() }),
         }
     }
-    let search = CountOptions { mode: Mode::Bulk, table: None, stop };
+    let search = CountOptions { stop, ..CountOptions::new(Mode::Bulk) };
     let labelled: Option<Vec<LabelledPosition>> = boards
         .par_iter()
         .map(|(entry, board)| {

@@ -404,7 +404,7 @@ impl SuitePlan {
         // Once per check, so a lock costs nothing (there is no stable
         // 128-bit atomic).
         let nodes_done = Mutex::new(0u128);
-        let search = CountOptions { mode: self.options.mode, table, stop: interrupt };
+        let search = CountOptions { table, stop: interrupt, ..CountOptions::new(self.options.mode) };
         let interrupted = || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
         let fail_fast = self.options.fail_fast;
         // A failing check's divide is recounted with a table indexed by the

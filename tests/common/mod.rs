@@ -21,6 +21,20 @@ impl Rng {
     }
 }
 
+/// The CPU kernels a test counts under: the level `PERFT_CPU` names (both
+/// slider lookups where it has two), else every kernel this CPU runs.
+/// Panics on a value the CPU cannot run, as the binary refuses it.
+pub fn kernels() -> Vec<perft::kernel::Kernel> {
+    use perft::kernel::{Kernel, Level};
+    match std::env::var("PERFT_CPU") {
+        Ok(name) if !name.is_empty() => {
+            let kernel = name.parse::<Level>().and_then(Kernel::for_level).unwrap_or_else(|e| panic!("{e}"));
+            std::iter::once(kernel).chain(kernel.other_sliders()).collect()
+        }
+        _ => Kernel::supported(),
+    }
+}
+
 /// Path of Stockfish: `$STOCKFISH`, or Debian's `/usr/games/stockfish`.
 pub fn stockfish_path() -> String {
     std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".to_string())

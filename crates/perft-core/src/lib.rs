@@ -34,10 +34,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # CPU kernels
+//! The counting code is compiled for several levels of x86-64 and the best
+//! one this CPU runs is chosen at run time (see [`kernel`]): one portable
+//! binary counts at full speed.
+//!
 //! # Cargo features
 //! - `magic`: look sliding-piece attacks up by magic multiplication even
-//!   where PEXT (BMI2) is available. By default PEXT is used on x86-64
-//!   builds with the `bmi2` target feature, magic multiplication elsewhere.
+//!   where PEXT (BMI2) is available and fast. By default the `v3` and `v4`
+//!   kernels use PEXT, except on AMD Zen 1 and Zen 2.
 //!
 //! The library never prints or exits; errors are typed.
 #![deny(missing_docs)]
@@ -45,6 +50,7 @@
 pub mod attacks;
 pub mod board;
 pub mod counting;
+pub mod kernel;
 pub mod movegen;
 pub mod types;
 

@@ -3,10 +3,15 @@
 //! With AVX2 the eight directions run as two vectors of four lanes (one
 //! lane per direction): the union of many sliders' attacks, or the number
 //! of their moves, costs a few dozen vector instructions, no table read and
-//! no branch per slider. Builds without AVX2 do not compile this module;
-//! their callers look each slider up.
+//! no branch per slider. Compiled on every x86-64 build, and called only
+//! where the CPU has AVX2 (see [`crate::kernel`]); without it the callers
+//! look each slider up. Where the kernel may use AVX-512VL, each step of a
+//! fill ORs in the shifted, masked generator with one ternary-logic
+//! instruction instead of an AND and an OR: a shorter dependency chain.
 
+use crate::kernel::Isa;
 use crate::types::Bitboard;
+use core::arch::asm;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_add_epi8, _mm256_and_si256, _mm256_castsi256_si128,
     _mm256_extracti128_si256, _mm256_or_si256, _mm256_sad_epu8, _mm256_set1_epi64x, _mm256_set1_epi8,
@@ -20,10 +25,20 @@ const NOT_FILE_H: i64 = 0x7f7f_7f7f_7f7f_7f7f_u64 as i64;
 /// The squares attacked by the rook-like sliders on `straight` and the
 /// bishop-like ones on `diagonal` (queens in both), with `occupied` as
 /// blockers.
+///
+/// # Safety
+/// The CPU must have AVX2, and AVX-512VL if `K::TERNARY_LOGIC`.
 #[inline(always)]
-pub(crate) fn slider_attacks(straight: Bitboard, diagonal: Bitboard, occupied: Bitboard) -> Bitboard {
-    let (up, down) = by_direction(straight, diagonal, occupied);
-    union(up, down)
+pub(crate) unsafe fn slider_attacks<K: Isa>(
+    straight: Bitboard,
+    diagonal: Bitboard,
+    occupied: Bitboard,
+) -> Bitboard {
+    // SAFETY: passed on to the caller.
+    unsafe {
+        let (up, down) = by_direction::<K>(straight, diagonal, occupied);
+        union(up, down)
+    }
 }
 
 /// The number of moves the sliders on `straight` and `diagonal` (queens in
@@ -31,34 +46,47 @@ pub(crate) fn slider_attacks(straight: Bitboard, diagonal: Bitboard, occupied: B
 /// sliders of their targets, not the size of the union. One direction's
 /// attacks of different sliders never overlap (the nearer slider blocks the
 /// farther), so counting each direction's union gives that sum.
+///
+/// # Safety
+/// As [`slider_attacks`].
 #[inline(always)]
-pub(crate) fn slider_move_count(
+pub(crate) unsafe fn slider_move_count<K: Isa>(
     straight: Bitboard,
     diagonal: Bitboard,
     occupied: Bitboard,
     target: Bitboard,
 ) -> u64 {
-    let (up, down) = by_direction(straight, diagonal, occupied);
-    count_on_target(up, down, target)
+    // SAFETY: passed on to the caller.
+    unsafe {
+        let (up, down) = by_direction::<K>(straight, diagonal, occupied);
+        count_on_target(up, down, target)
+    }
 }
 
 /// [`slider_attacks`] and [`slider_move_count`] at once, from one fill.
+///
+/// # Safety
+/// As [`slider_attacks`].
 #[inline(always)]
-pub(crate) fn slider_attacks_and_move_count(
+pub(crate) unsafe fn slider_attacks_and_move_count<K: Isa>(
     straight: Bitboard,
     diagonal: Bitboard,
     occupied: Bitboard,
     target: Bitboard,
 ) -> (Bitboard, u64) {
-    let (up, down) = by_direction(straight, diagonal, occupied);
-    (union(up, down), count_on_target(up, down, target))
+    // SAFETY: passed on to the caller.
+    unsafe {
+        let (up, down) = by_direction::<K>(straight, diagonal, occupied);
+        (union(up, down), count_on_target(up, down, target))
+    }
 }
 
 /// The union of all lanes of `up` and `down`.
+/// # Safety
+/// The CPU must have AVX2.
 #[inline(always)]
-#[allow(unused_unsafe)]
-fn union(up: __m256i, down: __m256i) -> Bitboard {
-    // SAFETY: as in `by_direction`.
+unsafe fn union(up: __m256i, down: __m256i) -> Bitboard {
+    // SAFETY: the caller promises AVX2.
     unsafe {
         let both = _mm256_or_si256(up, down);
         let half = _mm_or_si128(_mm256_castsi256_si128(both), _mm256_extracti128_si256::<1>(both));
@@ -67,10 +95,11 @@ fn union(up: __m256i, down: __m256i) -> Bitboard {
 }
 
 /// The number of set bits of `up` and `down` on `target`, all lanes.
+/// # Safety
+/// The CPU must have AVX2.
 #[inline(always)]
-#[allow(unused_unsafe)]
-fn count_on_target(up: __m256i, down: __m256i, target: Bitboard) -> u64 {
-    // SAFETY: as in `by_direction`.
+unsafe fn count_on_target(up: __m256i, down: __m256i, target: Bitboard) -> u64 {
+    // SAFETY: the caller promises AVX2.
     unsafe {
         let target = _mm256_set1_epi64x(target.0 as i64);
         // Bit counts per byte by nibble lookups, summed per lane by SAD.
@@ -97,12 +126,16 @@ fn count_on_target(up: __m256i, down: __m256i, target: Bitboard) -> u64 {
 /// The attacks of the sliders in each of the eight directions, one lane per
 /// direction: north, east, north-east and north-west in the first vector,
 /// south, west, south-west and south-east in the second.
+/// # Safety
+/// As [`slider_attacks`].
 #[inline(always)]
-#[allow(unused_unsafe)]
-fn by_direction(straight: Bitboard, diagonal: Bitboard, occupied: Bitboard) -> (__m256i, __m256i) {
-    // SAFETY: this module is only compiled with the `avx2` target feature
-    // enabled for the whole build, so the CPU has these instructions; none
-    // of them reads or writes memory.
+unsafe fn by_direction<K: Isa>(
+    straight: Bitboard,
+    diagonal: Bitboard,
+    occupied: Bitboard,
+) -> (__m256i, __m256i) {
+    // SAFETY: the caller promises AVX2; none of these instructions reads or
+    // writes memory.
     unsafe {
         // Lanes 0-1 carry the straight sliders, lanes 2-3 the diagonal ones
         // (`_mm256_set_epi64x` takes the lanes high to low).
@@ -112,7 +145,7 @@ fn by_direction(straight: Bitboard, diagonal: Bitboard, occupied: Bitboard) -> (
         // Towards higher squares: north (8), east (1), north-east (9),
         // north-west (7). A step east lands off file a, a step west off
         // file h (the square it reached wrapped to the other edge).
-        let up = occluded::<true>(
+        let up = occluded::<K, true>(
             sliders,
             empty,
             _mm256_set_epi64x(7, 9, 1, 8),
@@ -120,7 +153,7 @@ fn by_direction(straight: Bitboard, diagonal: Bitboard, occupied: Bitboard) -> (
         );
         // Towards lower squares: south (8), west (1), south-west (9),
         // south-east (7).
-        let down = occluded::<false>(
+        let down = occluded::<K, false>(
             sliders,
             empty,
             _mm256_set_epi64x(7, 9, 1, 8),
@@ -133,16 +166,18 @@ fn by_direction(straight: Bitboard, diagonal: Bitboard, occupied: Bitboard) -> (
 /// Each lane's attacks in its own direction: the sliders in `generator`
 /// stepped `step` squares at a time (towards higher squares if `UP`) across
 /// `empty` squares, landing only on `edge_mask`.
+/// # Safety
+/// As [`slider_attacks`].
 #[inline(always)]
-#[allow(unused_unsafe)]
-fn occluded<const UP: bool>(
+unsafe fn occluded<K: Isa, const UP: bool>(
     mut generator: __m256i,
     empty: __m256i,
     step: __m256i,
     edge_mask: __m256i,
 ) -> __m256i {
-    // SAFETY: as in `by_direction`.
+    // SAFETY: the caller promises AVX2 (and AVX-512VL for `or_and`).
     unsafe {
+        let or_and = |generator, propagator, shifted| or_and::<K>(generator, propagator, shifted);
         let shift = |v: __m256i, by: __m256i| {
             if UP {
                 _mm256_sllv_epi64(v, by)
@@ -153,12 +188,42 @@ fn occluded<const UP: bool>(
         let step2 = _mm256_add_epi64(step, step);
         let step4 = _mm256_add_epi64(step2, step2);
         let mut propagator = _mm256_and_si256(empty, edge_mask);
-        generator = _mm256_or_si256(generator, _mm256_and_si256(propagator, shift(generator, step)));
+        generator = or_and(generator, propagator, shift(generator, step));
         propagator = _mm256_and_si256(propagator, shift(propagator, step));
-        generator = _mm256_or_si256(generator, _mm256_and_si256(propagator, shift(generator, step2)));
+        generator = or_and(generator, propagator, shift(generator, step2));
         propagator = _mm256_and_si256(propagator, shift(propagator, step2));
-        generator = _mm256_or_si256(generator, _mm256_and_si256(propagator, shift(generator, step4)));
+        generator = or_and(generator, propagator, shift(generator, step4));
         _mm256_and_si256(shift(generator, step), edge_mask)
+    }
+}
+
+/// `a | (b & c)`: with `K::TERNARY_LOGIC`, one AVX-512VL `vpternlogq`.
+///
+/// # Safety
+/// As [`slider_attacks`]. (AVX2 is enabled here for the assembly's
+/// registers; inlined into a kernel's code, which has it.)
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn or_and<K: Isa>(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+    if K::TERNARY_LOGIC {
+        let mut result = a;
+        // SAFETY: the caller promises AVX-512VL. Written as assembly so that
+        // the kernel needs no AVX-512 target feature, with which the
+        // compiler would also copy structures in 64-byte registers (slower
+        // here: stores of single fields do not forward to 64-byte loads).
+        // Truth table 0xf8: bit (a << 2 | b << 1 | c) is a | (b & c).
+        unsafe {
+            asm!(
+                "vpternlogq {a}, {b}, {c}, 0xf8",
+                a = inout(ymm_reg) result,
+                b = in(ymm_reg) b,
+                c = in(ymm_reg) c,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        result
+    } else {
+        _mm256_or_si256(a, _mm256_and_si256(b, c))
     }
 }
 
@@ -167,9 +232,45 @@ mod tests {
     use super::*;
     use crate::attacks::tests::xorshift as next;
     use crate::attacks::{bishop_attacks, rook_attacks};
+    use crate::kernel::Isa;
+
+    /// Fills as the v3 kernel runs them.
+    #[derive(Clone, Copy)]
+    struct AndOr;
+    /// Fills as the v4 kernel runs them.
+    #[derive(Clone, Copy)]
+    struct TernaryLogic;
+
+    impl Isa for AndOr {
+        const PEXT: bool = false;
+        const FILL: bool = true;
+        const TERNARY_LOGIC: bool = false;
+        unsafe fn call<J: crate::kernel::Job>(job: J) -> J::Output {
+            job.run::<Self>()
+        }
+    }
+
+    impl Isa for TernaryLogic {
+        const PEXT: bool = false;
+        const FILL: bool = true;
+        const TERNARY_LOGIC: bool = true;
+        unsafe fn call<J: crate::kernel::Job>(job: J) -> J::Output {
+            job.run::<Self>()
+        }
+    }
 
     #[test]
     fn fills_agree_with_lookups_in_union_and_in_sum() {
+        use std::arch::is_x86_feature_detected as has;
+        if has!("avx2") {
+            fills_agree::<AndOr>();
+        }
+        if has!("avx2") && has!("avx512f") && has!("avx512vl") {
+            fills_agree::<TernaryLogic>();
+        }
+    }
+
+    fn fills_agree<K: Isa>() {
         let mut state = 0x9e37_79b9_7f4a_7c15;
         for round in 0..20_000 {
             // Sparse and dense boards alike.
@@ -194,13 +295,17 @@ mod tests {
                 .map(|sq| (rook_attacks(sq, occupied) & target).count())
                 .sum::<u32>()
                 + diagonal.into_iter().map(|sq| (bishop_attacks(sq, occupied) & target).count()).sum::<u32>();
-            assert_eq!(slider_move_count(straight, diagonal, occupied, target), u64::from(moves));
+            // SAFETY (here and below): the caller checked that the CPU runs `K`.
             assert_eq!(
-                slider_attacks_and_move_count(straight, diagonal, occupied, target),
+                unsafe { slider_move_count::<K>(straight, diagonal, occupied, target) },
+                u64::from(moves)
+            );
+            assert_eq!(
+                unsafe { slider_attacks_and_move_count::<K>(straight, diagonal, occupied, target) },
                 (expected, u64::from(moves))
             );
             assert_eq!(
-                slider_attacks(straight, diagonal, occupied),
+                unsafe { slider_attacks::<K>(straight, diagonal, occupied) },
                 expected,
                 "straight {straight:?} diagonal {diagonal:?} occupied {occupied:?}"
             );

@@ -1,33 +1,20 @@
 //! Attack tables, all built at compile time.
 //!
-//! Slider lookups use PEXT on x86-64 builds with the `bmi2` target feature
-//! (the repository's `.cargo/config.toml` builds for the native CPU) and
-//! magic multiplication everywhere else, or everywhere when the `magic` cargo
-//! feature is on. [`SLIDER_BACKEND`] says which one this build uses.
+//! Slider lookups use PEXT or magic multiplication, as the counting kernel
+//! chose (see [`crate::kernel`]); the public functions here run on the
+//! baseline kernel: magic multiplication unless the build itself targets
+//! BMI2 (and the `magic` cargo feature is off).
 
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod fill;
 mod leapers;
 pub mod magic;
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-pub mod pext;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod pext;
 mod rays;
 
+use crate::kernel::{Baseline, Isa};
 use crate::types::{Bitboard, Color, Square};
-
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2", not(feature = "magic")))]
-use pext as sliders;
-
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2", not(feature = "magic"))))]
-use magic as sliders;
-
-/// The slider lookup this build uses: `"pext"` or `"magic"`.
-pub const SLIDER_BACKEND: &str =
-    if cfg!(all(target_arch = "x86_64", target_feature = "bmi2", not(feature = "magic"))) {
-        "pext"
-    } else {
-        "magic"
-    };
 
 /// Squares a knight on `sq` attacks.
 #[inline(always)]
@@ -79,13 +66,13 @@ pub fn pawn_set_attacks_by_side(color: Color, pawns: Bitboard) -> (Bitboard, Bit
 /// Squares a rook on `sq` attacks when `occupied` holds the blockers.
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    sliders::rook_attacks(sq, occupied)
+    Baseline::rook_attacks(sq, occupied)
 }
 
 /// Squares a bishop on `sq` attacks when `occupied` holds the blockers.
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    sliders::bishop_attacks(sq, occupied)
+    Baseline::bishop_attacks(sq, occupied)
 }
 
 /// Squares a queen on `sq` attacks when `occupied` holds the blockers.
@@ -96,22 +83,21 @@ pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 
 /// The squares seen from any square of `squares` along a rank, file or
 /// diagonal, up to and including the first square of `occupied` on each
-/// line (as if a queen stood on each). With AVX2, by one fill for all;
-/// otherwise by a lookup per square.
+/// line (as if a queen stood on each). With AVX2 fills, by one fill for
+/// all; otherwise by a lookup per square.
 #[inline(always)]
-pub(crate) fn queen_set_attacks(squares: Bitboard, occupied: Bitboard) -> Bitboard {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    {
-        fill::slider_attacks(squares, squares, occupied)
+pub(crate) fn queen_set_attacks<K: Isa>(squares: Bitboard, occupied: Bitboard) -> Bitboard {
+    #[cfg(target_arch = "x86_64")]
+    if K::FILL {
+        // SAFETY: `K` runs here, and `FILL` is only set for instruction sets
+        // with AVX2 (`TERNARY_LOGIC` for those with AVX-512VL).
+        return unsafe { fill::slider_attacks::<K>(squares, squares, occupied) };
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
-    {
-        let mut seen = Bitboard::EMPTY;
-        for sq in squares {
-            seen |= queen_attacks(sq, occupied);
-        }
-        seen
+    let mut seen = Bitboard::EMPTY;
+    for sq in squares {
+        seen |= K::queen_attacks(sq, occupied);
     }
+    seen
 }
 
 /// Squares a rook on `sq` attacks on an empty board (its four rays).
@@ -185,10 +171,13 @@ pub(crate) mod tests {
                 assert_eq!(bishop_attacks(sq, occupied), bishop, "bishop {sq} {occupied:?}");
                 assert_eq!(magic::rook_attacks(sq, occupied), rook);
                 assert_eq!(magic::bishop_attacks(sq, occupied), bishop);
-                #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-                {
-                    assert_eq!(pext::rook_attacks(sq, occupied), rook);
-                    assert_eq!(pext::bishop_attacks(sq, occupied), bishop);
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("bmi2") {
+                    // SAFETY: the CPU has BMI2.
+                    unsafe {
+                        assert_eq!(pext::rook_attacks(sq, occupied), rook);
+                        assert_eq!(pext::bishop_attacks(sq, occupied), bishop);
+                    }
                 }
             }
         }

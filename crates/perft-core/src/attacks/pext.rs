@@ -1,4 +1,6 @@
 //! PEXT slider lookups (x86-64 with BMI2): `TABLE[offset + pext(occupied, mask)]`.
+//! Compiled on every x86-64 build; called only where the CPU has BMI2 (see
+//! [`crate::kernel`]).
 //!
 //! Walking the subsets of a mask in Carry-Rippler order visits them in
 //! increasing numeric order, which is exactly the order of their PEXT
@@ -72,11 +74,11 @@ const fn slices_fit(entries: &[Entry; 64], len: usize) -> bool {
 const _: () =
     assert!(slices_fit(&ROOK_LAYOUT.0, ROOK_LAYOUT.1) && slices_fit(&BISHOP_LAYOUT.0, BISHOP_LAYOUT.1));
 
+/// # Safety
+/// The CPU must have BMI2.
 #[inline(always)]
-fn lookup(table: &[Bitboard], entry: &Entry, occupied: Bitboard) -> Bitboard {
-    // SAFETY: this module is only compiled when the `bmi2` target feature is
-    // enabled at compile time, so the instruction exists on the target.
-    #[allow(unused_unsafe)]
+unsafe fn lookup(table: &[Bitboard], entry: &Entry, occupied: Bitboard) -> Bitboard {
+    // SAFETY: the caller promises BMI2.
     let index = unsafe { _pext_u64(occupied.0, entry.mask) };
     // PEXT gathers the bits of `occupied` under `mask`, so `index` is below
     // 2^popcount(mask), and the assertion above puts every square's slice
@@ -88,13 +90,21 @@ fn lookup(table: &[Bitboard], entry: &Entry, occupied: Bitboard) -> Bitboard {
 }
 
 /// Rook attacks from `sq` with blockers `occupied`, by PEXT lookup.
+///
+/// # Safety
+/// The CPU must have BMI2.
 #[inline(always)]
-pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    lookup(&ROOK_TABLE, &ROOK_ENTRIES[sq as usize], occupied)
+pub(crate) unsafe fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    // SAFETY: passed on to the caller.
+    unsafe { lookup(&ROOK_TABLE, &ROOK_ENTRIES[sq as usize], occupied) }
 }
 
 /// Bishop attacks from `sq` with blockers `occupied`, by PEXT lookup.
+///
+/// # Safety
+/// The CPU must have BMI2.
 #[inline(always)]
-pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    lookup(&BISHOP_TABLE, &BISHOP_ENTRIES[sq as usize], occupied)
+pub(crate) unsafe fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    // SAFETY: passed on to the caller.
+    unsafe { lookup(&BISHOP_TABLE, &BISHOP_ENTRIES[sq as usize], occupied) }
 }

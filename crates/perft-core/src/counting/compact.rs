@@ -10,11 +10,12 @@
 //! child at once and recurses, the side to move fixed at compile time. The
 //! leaves are counted by set sizes, as everywhere in bulk counting.
 
+use core::marker::PhantomData;
+
 use super::U64_SAFE_DEPTH;
-use crate::attacks::{
-    pawn_attacks, pawn_set_attacks, pawn_set_attacks_by_side, pawn_set_pushes, queen_attacks,
-};
+use crate::attacks::{pawn_attacks, pawn_set_attacks, pawn_set_attacks_by_side, pawn_set_pushes};
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
+use crate::kernel::{outlined, Isa, Job, Kernel};
 use crate::movegen::{
     castling_candidate, generate_for, generate_pieces, leaper_attacks, slider_danger, Counter, KingLines,
     PawnMoves, Position, Sink, Sliders,
@@ -35,9 +36,9 @@ pub(crate) struct Compact<'a> {
     config: &'a CastlingConfig,
 }
 
-/// A compact position as the generator sees it, with what the caller knows
-/// about it fixed at compile time so that the code for the rest compiles
-/// away. `CASTLING` is [`NO_CASTLING`] where the side to move has no
+/// A compact position as the generator sees it on the instruction set `K`,
+/// with what the caller knows about it fixed at compile time so that the
+/// code for the rest compiles away. `CASTLING` is [`NO_CASTLING`] where the side to move has no
 /// castling rights (most of an endgame's nodes, one side's in many
 /// middlegames), [`STANDARD_CASTLING`] or [`CHESS960_CASTLING`] where it
 /// has some, and [`ANY_CASTLING`] where the caller does not know (the rights
@@ -50,6 +51,7 @@ pub(crate) struct Compact<'a> {
 struct Known<
     'p,
     'a,
+    K,
     const CASTLING: u8,
     const EN_PASSANT: bool,
     const LEAPER_CHECKS: bool = true,
@@ -61,6 +63,7 @@ struct Known<
     their_leaper_attacks: Option<Bitboard>,
     /// [`Position::known_pins`].
     pins: Option<KingLines>,
+    isa: PhantomData<K>,
 }
 
 /// The side to move has no castling rights.
@@ -72,9 +75,15 @@ const CHESS960_CASTLING: u8 = 2;
 /// Whether and how the side to move may castle is read from the position.
 const ANY_CASTLING: u8 = 3;
 
-impl<const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool, const PROMOTIONS: bool> Position
-    for Known<'_, '_, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>
+impl<
+        K: Isa,
+        const CASTLING: u8,
+        const EN_PASSANT: bool,
+        const LEAPER_CHECKS: bool,
+        const PROMOTIONS: bool,
+    > Position for Known<'_, '_, K, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>
 {
+    type Isa = K;
     const SHORTCUTS: bool = true;
     const LEAPER_CHECKS: bool = LEAPER_CHECKS;
     const PROMOTIONS: bool = PROMOTIONS;
@@ -139,11 +148,12 @@ impl<const CASTLING: u8, const EN_PASSANT: bool, const LEAPER_CHECKS: bool, cons
 impl<
         'p,
         'a,
+        K: Isa,
         const CASTLING: u8,
         const EN_PASSANT: bool,
         const LEAPER_CHECKS: bool,
         const PROMOTIONS: bool,
-    > Known<'p, 'a, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>
+    > Known<'p, 'a, K, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>
 {
     /// The view of `position`, with the attacks of the side not to move's
     /// pawns, knights and king if known, and the pins of the side to move
@@ -154,7 +164,7 @@ impl<
         their_leaper_attacks: Option<Bitboard>,
         pins: Option<KingLines>,
     ) -> Self {
-        Known { position, their_leaper_attacks, pins }
+        Known { position, their_leaper_attacks, pins, isa: PhantomData }
     }
 }
 
@@ -284,10 +294,10 @@ impl<'a> Compact<'a> {
     /// attack with `occupied` as blockers (outside `zone` the answer may say
     /// more or less, as [`slider_danger`]'s).
     #[inline(always)]
-    fn slider_attacks(&self, color: Color, zone: Bitboard, occupied: Bitboard) -> Bitboard {
+    fn slider_attacks<K: Isa>(&self, color: Color, zone: Bitboard, occupied: Bitboard) -> Bitboard {
         let queens = self.by_kind[PieceKind::Queen as usize];
         let side = self.by_color[color as usize];
-        slider_danger(
+        slider_danger::<K>(
             (self.by_kind[PieceKind::Rook as usize] | queens) & side,
             (self.by_kind[PieceKind::Bishop as usize] | queens) & side,
             zone,
@@ -333,13 +343,29 @@ fn pawn_move_count<const WHITE: bool, const PROMOTIONS: bool>(
 }
 
 /// The moves of `sliders` onto `target`, `occupied` holding the blockers.
-/// Not inlined: inlined at each quiet child, the same count cost 1-2%
-/// fewer instructions but 27% more time on the start position.
-#[inline(never)]
-fn count_slider_moves(sliders: Sliders, occupied: Bitboard, target: Bitboard) -> u64 {
-    let mut counter = Counter(0);
-    counter.sliders(sliders, occupied, target);
-    counter.0
+/// Outlined: inlined at each quiet child, the same count cost 1-2% fewer
+/// instructions but 27% more time on the start position.
+#[inline(always)]
+fn count_slider_moves<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) -> u64 {
+    outlined::<K, _>(SliderMoves { sliders, occupied, target })
+}
+
+/// [`count_slider_moves`], compiled per kernel.
+struct SliderMoves {
+    sliders: Sliders,
+    occupied: Bitboard,
+    target: Bitboard,
+}
+
+impl Job for SliderMoves {
+    type Output = u64;
+
+    #[inline(always)]
+    fn run<K: Isa>(self) -> u64 {
+        let mut counter = Counter(0);
+        counter.sliders::<K>(self.sliders, self.occupied, self.target);
+        counter.0
+    }
 }
 
 #[inline(always)]
@@ -352,32 +378,55 @@ const fn sides<const WHITE: bool>() -> (Color, Color) {
 }
 
 /// Leaves `depth` plies below `position` (at least 1 ply), counted in a
-/// `u64`: `depth` is at most [`U64_SAFE_DEPTH`].
-pub(crate) fn count(position: &Compact, depth: u32) -> u64 {
+/// `u64` on `kernel`: `depth` is at most [`U64_SAFE_DEPTH`].
+pub(crate) fn count(kernel: Kernel, position: &Compact, depth: u32) -> u64 {
+    debug_assert!((1..=U64_SAFE_DEPTH).contains(&depth));
+    kernel.run(Count { position, depth })
+}
+
+/// [`count`], compiled per kernel.
+struct Count<'p, 'a> {
+    position: &'p Compact<'a>,
+    depth: u32,
+}
+
+impl Job for Count<'_, '_> {
+    type Output = u64;
+
+    #[inline(always)]
+    fn run<K: Isa>(self) -> u64 {
+        count_on::<K>(self.position, self.depth)
+    }
+}
+
+/// [`count`] from code already running on `K`.
+#[inline(always)]
+pub(crate) fn count_on<K: Isa>(position: &Compact, depth: u32) -> u64 {
     debug_assert!((1..=U64_SAFE_DEPTH).contains(&depth));
     match position.side_to_move {
-        Color::White => subtree::<true>(position, depth),
-        Color::Black => subtree::<false>(position, depth),
+        Color::White => subtree::<K, true>(position, depth),
+        Color::Black => subtree::<K, false>(position, depth),
     }
 }
 
 /// Leaves `depth` (at least 1) plies below `position`, `WHITE` to move.
 #[inline(always)]
-fn subtree<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
+fn subtree<K: Isa, const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 1 {
         // Only a count of one ply lands here: nothing known in advance.
-        leaves::<WHITE, ANY_CASTLING, true, true, true>(position, None)
+        leaves::<K, WHITE, ANY_CASTLING, true, true, true>(position, None)
     } else {
-        interior::<WHITE>(position, depth)
+        interior::<K, WHITE>(position, depth)
     }
 }
 
 /// The legal moves of `position`, counted by set sizes, given the attacks
 /// of the other side's pawns, knights and king if the caller has them. A
-/// function of its own: most calls land here, and it needs fewer registers
-/// saved than the recursion around it.
-#[inline(never)]
+/// function of its own (per kernel): most calls land here, and it needs
+/// fewer registers saved than the recursion around it.
+#[inline(always)]
 fn leaves<
+    K: Isa,
     const WHITE: bool,
     const CASTLING: u8,
     const EN_PASSANT: bool,
@@ -387,11 +436,47 @@ fn leaves<
     position: &Compact,
     their_leaper_attacks: Option<Bitboard>,
 ) -> u64 {
-    let mut counter = Counter(0);
-    let known =
-        Known::<CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>::new(position, their_leaper_attacks, None);
-    generate_for::<_, _, WHITE>(&known, &mut counter);
-    counter.0
+    outlined::<K, _>(Leaves::<WHITE, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS> {
+        position,
+        their_leaper_attacks,
+    })
+}
+
+/// [`leaves`], compiled per kernel.
+struct Leaves<
+    'p,
+    'a,
+    const WHITE: bool,
+    const CASTLING: u8,
+    const EN_PASSANT: bool,
+    const LEAPER_CHECKS: bool,
+    const PROMOTIONS: bool,
+> {
+    position: &'p Compact<'a>,
+    their_leaper_attacks: Option<Bitboard>,
+}
+
+impl<
+        const WHITE: bool,
+        const CASTLING: u8,
+        const EN_PASSANT: bool,
+        const LEAPER_CHECKS: bool,
+        const PROMOTIONS: bool,
+    > Job for Leaves<'_, '_, WHITE, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>
+{
+    type Output = u64;
+
+    #[inline(always)]
+    fn run<K: Isa>(self) -> u64 {
+        let mut counter = Counter(0);
+        let known = Known::<K, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>::new(
+            self.position,
+            self.their_leaper_attacks,
+            None,
+        );
+        generate_for::<_, _, WHITE>(&known, &mut counter);
+        counter.0
+    }
 }
 
 /// The legal moves of `position`, a quiet child (see [`QuietChildren`]) of
@@ -399,25 +484,44 @@ fn leaves<
 /// pawns, knights and king: only the pawn and king moves are generated.
 /// For the quiet children that are not counted in place (those that may
 /// castle by Chess960 rules), and in test builds as a check on those that
-/// are.
-#[inline(never)]
-fn quiet_leaves<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
+/// are. A function of its own (per kernel).
+#[inline(always)]
+fn quiet_leaves<K: Isa, const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
     position: &Compact,
     their_leaper_attacks: Bitboard,
     quiet: &QuietChildren,
 ) -> u64 {
-    let mut counter = Counter(quiet.piece_moves);
-    let known = Known::<CASTLING, false, false, PROMOTIONS>::new(
-        position,
-        Some(their_leaper_attacks),
-        Some(quiet.pins),
-    );
-    generate_for::<_, _, WHITE>(&known, &mut counter);
-    debug_assert_eq!(
-        counter.0,
-        leaves::<WHITE, CASTLING, false, false, PROMOTIONS>(position, Some(their_leaper_attacks))
-    );
-    counter.0
+    outlined::<K, _>(QuietLeaves::<WHITE, CASTLING, PROMOTIONS> { position, their_leaper_attacks, quiet })
+}
+
+/// [`quiet_leaves`], compiled per kernel.
+struct QuietLeaves<'p, 'a, 'q, const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool> {
+    position: &'p Compact<'a>,
+    their_leaper_attacks: Bitboard,
+    quiet: &'q QuietChildren,
+}
+
+impl<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool> Job
+    for QuietLeaves<'_, '_, '_, WHITE, CASTLING, PROMOTIONS>
+{
+    type Output = u64;
+
+    #[inline(always)]
+    fn run<K: Isa>(self) -> u64 {
+        let QuietLeaves { position, their_leaper_attacks, quiet } = self;
+        let mut counter = Counter(quiet.piece_moves);
+        let known = Known::<K, CASTLING, false, false, PROMOTIONS>::new(
+            position,
+            Some(their_leaper_attacks),
+            Some(quiet.pins),
+        );
+        generate_for::<_, _, WHITE>(&known, &mut counter);
+        debug_assert_eq!(
+            counter.0,
+            leaves::<K, WHITE, CASTLING, false, false, PROMOTIONS>(position, Some(their_leaper_attacks))
+        );
+        counter.0
+    }
 }
 
 /// Counts moves but those of the unpinned bishops, rooks and queens, which
@@ -445,26 +549,30 @@ impl Sink for SplitCounter {
         self.others.en_passant(from, to);
     }
     #[inline(always)]
-    fn sliders(&mut self, sliders: Sliders, _: Bitboard, _: Bitboard) {
+    fn sliders<K: Isa>(&mut self, sliders: Sliders, _: Bitboard, _: Bitboard) {
         self.sliders = sliders;
     }
 }
 
 /// The squares `sliders` see, blockers included, and the number of their
-/// moves onto `target`, `occupied` holding the blockers: with AVX2, one
-/// fill for both where there are two or more; otherwise a lookup per
-/// slider.
+/// moves onto `target`, `occupied` holding the blockers: with `K`'s AVX2
+/// fills, one fill for both where there are two or more; otherwise a
+/// lookup per slider.
 #[inline(always)]
-fn slider_sight(sliders: Sliders, occupied: Bitboard, target: Bitboard) -> (Bitboard, u64) {
+fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) -> (Bitboard, u64) {
     let Sliders { bishops, rooks, queens } = sliders;
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    if (bishops | rooks | queens).more_than_one() {
-        return crate::attacks::fill::slider_attacks_and_move_count(
-            rooks | queens,
-            bishops | queens,
-            occupied,
-            target,
-        );
+    #[cfg(target_arch = "x86_64")]
+    if K::FILL && (bishops | rooks | queens).more_than_one() {
+        // SAFETY: `K` runs here, and `FILL` is only set for instruction sets
+        // with AVX2 (`TERNARY_LOGIC` for those with AVX-512VL).
+        return unsafe {
+            crate::attacks::fill::slider_attacks_and_move_count::<K>(
+                rooks | queens,
+                bishops | queens,
+                occupied,
+                target,
+            )
+        };
     }
     let mut seen = Bitboard::EMPTY;
     let mut moves = 0;
@@ -473,13 +581,13 @@ fn slider_sight(sliders: Sliders, occupied: Bitboard, target: Bitboard) -> (Bitb
         moves += u64::from((attacks & target).count());
     };
     for from in bishops {
-        add(crate::attacks::bishop_attacks(from, occupied));
+        add(K::bishop_attacks(from, occupied));
     }
     for from in rooks {
-        add(crate::attacks::rook_attacks(from, occupied));
+        add(K::rook_attacks(from, occupied));
     }
     for from in queens {
-        add(queen_attacks(from, occupied));
+        add(K::queen_attacks(from, occupied));
     }
     (seen, moves)
 }
@@ -600,14 +708,14 @@ impl QuietChildren {
     /// What `position`, `WHITE` to move, knows of its quiet children, whose
     /// side to move may castle as `CASTLING` says (see [`Known`]).
     #[inline(always)]
-    fn of<const WHITE: bool, const CASTLING: u8>(position: &Compact) -> Self {
+    fn of<K: Isa, const WHITE: bool, const CASTLING: u8>(position: &Compact) -> Self {
         let them = sides::<WHITE>().1;
         let theirs = position.by_color[them as usize];
         let occupied = position.by_color[0] | position.by_color[1];
         let their_king = (position.by_kind[PieceKind::King as usize] & theirs).lsb();
         // The side not to move is never in check, so no pawn or knight of
         // ours need be looked for around its king.
-        let view = Known::<ANY_CASTLING, true, false>::new(position, None, None);
+        let view = Known::<K, ANY_CASTLING, true, false>::new(position, None, None);
         let pins = view.checkers_and_pins(them, their_king);
         debug_assert!(pins.checkers.is_empty());
         let mut counter = SplitCounter { sliders: Sliders::NONE, others: Counter(0) };
@@ -619,10 +727,10 @@ impl QuietChildren {
         }
         // The squares the unpinned sliders see: a pinned one moves along
         // its pin ray only, on the king's lines.
-        let (seen, slider_moves) = slider_sight(counter.sliders, occupied, target);
+        let (seen, slider_moves) = slider_sight::<K>(counter.sliders, occupied, target);
         let piece_moves = slider_moves + counter.others.0;
         // The king's lines up to and with the second piece on each.
-        let lines = queen_attacks(their_king, occupied - queen_attacks(their_king, occupied));
+        let lines = K::queen_attacks(their_king, occupied - K::queen_attacks(their_king, occupied));
         // A child that may castle by Chess960 rules is not counted in place
         // (see `count_in_place`): `quiet_leaves` takes the pieces' moves as
         // they are here.
@@ -635,7 +743,7 @@ impl QuietChildren {
             in_place: if chess960 {
                 InPlace::NONE
             } else {
-                InPlace::of::<WHITE>(position, their_king, &pins, counter, seen, slider_moves)
+                InPlace::of::<K, WHITE>(position, their_king, &pins, counter, seen, slider_moves)
             },
         }
     }
@@ -646,7 +754,7 @@ impl QuietChildren {
     /// `leaper_attacks`, if it can be counted in place (see [`InPlace`]).
     /// `CASTLING` and `PROMOTIONS` are the child's, as in [`Known`].
     #[inline(always)]
-    fn count_in_place<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
+    fn count_in_place<K: Isa, const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
         &self,
         child: &Compact,
         moved: Bitboard,
@@ -663,7 +771,7 @@ impl QuietChildren {
         // The other side's unpinned sliders: counted again if the move
         // opens or closes one of their lines.
         let slider_moves = if (moved & in_place.seen).any() {
-            count_slider_moves(in_place.sliders, occupied, !child.by_color[them as usize])
+            count_slider_moves::<K>(in_place.sliders, occupied, !child.by_color[them as usize])
         } else {
             in_place.slider_moves
         };
@@ -681,7 +789,7 @@ impl QuietChildren {
         let slider_danger = if (moved & in_place.zone_lines).any() {
             // The move opens or closes a line to the zone: the moving
             // side's sliders are filled again.
-            child.slider_attacks(us, in_place.zone, occupied - in_place.their_king)
+            child.slider_attacks::<K>(us, in_place.zone, occupied - in_place.their_king)
         } else {
             in_place.slider_danger
         };
@@ -702,7 +810,7 @@ impl InPlace {
     /// other side's pins, its pieces' moves with the unpinned sliders kept
     /// apart (`pieces`), and what [`slider_sight`] said of those sliders.
     #[inline(always)]
-    fn of<const WHITE: bool>(
+    fn of<K: Isa, const WHITE: bool>(
         position: &Compact,
         their_king: Square,
         pins: &KingLines,
@@ -737,7 +845,7 @@ impl InPlace {
         let mut castling_paths = [Bitboard::FULL; 2];
         let mut zone = king_targets;
         if position.castling.any_of(them) {
-            let view = Known::<ANY_CASTLING, false>::new(position, None, None);
+            let view = Known::<K, ANY_CASTLING, false>::new(position, None, None);
             for side in CastlingSide::ALL {
                 if castling_candidate(&view, them, side) {
                     let path = position.config.king_path[them as usize][side as usize];
@@ -747,12 +855,12 @@ impl InPlace {
             }
         }
         let lifted = occupied.without(their_king);
-        let slider_danger = position.slider_attacks(us, zone, lifted) & zone;
+        let slider_danger = position.slider_attacks::<K>(us, zone, lifted) & zone;
         let (pawn_attacks_west, pawn_attacks_east) = pawn_set_attacks_by_side(them, their_pawns);
         InPlace {
             zone,
             their_king: their_king.bitboard(),
-            zone_lines: zone | crate::attacks::queen_set_attacks(zone, lifted),
+            zone_lines: zone | crate::attacks::queen_set_attacks::<K>(zone, lifted),
             fixed_moves,
             sliders: pieces.sliders,
             seen,
@@ -768,9 +876,31 @@ impl InPlace {
 }
 
 /// Leaves `depth` (at least 2) plies below `position`: every child made
-/// and counted. Not inlined, so the recursion has one frame per ply.
-#[inline(never)]
-fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
+/// and counted. Outlined, so the recursion has one frame per ply.
+#[inline(always)]
+fn interior<K: Isa, const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
+    outlined::<K, _>(Interior::<WHITE> { position, depth })
+}
+
+/// [`interior`], compiled per kernel.
+struct Interior<'p, 'a, const WHITE: bool> {
+    position: &'p Compact<'a>,
+    depth: u32,
+}
+
+impl<const WHITE: bool> Job for Interior<'_, '_, WHITE> {
+    type Output = u64;
+
+    #[inline(always)]
+    fn run<K: Isa>(self) -> u64 {
+        let Interior { position, depth } = self;
+        interior_body::<K, WHITE>(position, depth)
+    }
+}
+
+/// The body of [`interior`].
+#[inline(always)]
+fn interior_body<K: Isa, const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
     if depth == 2 {
         // The children are counted by `leaves`: no depth test per child,
         // and no promotion code where the side to move next has no pawn on
@@ -778,13 +908,13 @@ fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
         let them = sides::<WHITE>().1;
         let their_pawns = position.by_kind[PieceKind::Pawn as usize] & position.by_color[them as usize];
         if (their_pawns & Rank::Seventh.relative_to(them).bitboard()).any() {
-            last_ply::<WHITE, true>(position)
+            last_ply::<K, WHITE, true>(position)
         } else {
-            last_ply::<WHITE, false>(position)
+            last_ply::<K, WHITE, false>(position)
         }
     } else {
         // `CASTLING` is unused above the last ply.
-        children::<WHITE, false, ANY_CASTLING, true>(position, depth - 1)
+        children::<K, WHITE, false, ANY_CASTLING, true>(position, depth - 1)
     }
 }
 
@@ -792,29 +922,47 @@ fn interior<const WHITE: bool>(position: &Compact, depth: u32) -> u64 {
 /// code where the side to move next has no rights (a move cannot give them
 /// back) and no Chess960 castling code in a standard game.
 #[inline(always)]
-fn last_ply<const WHITE: bool, const PROMOTIONS: bool>(position: &Compact) -> u64 {
+fn last_ply<K: Isa, const WHITE: bool, const PROMOTIONS: bool>(position: &Compact) -> u64 {
     match (position.castling.any_of(sides::<WHITE>().1), position.chess960) {
-        (false, _) => last_children::<WHITE, NO_CASTLING, PROMOTIONS>(position),
-        (true, false) => last_children::<WHITE, STANDARD_CASTLING, PROMOTIONS>(position),
-        (true, true) => last_children::<WHITE, CHESS960_CASTLING, PROMOTIONS>(position),
+        (false, _) => last_children::<K, WHITE, NO_CASTLING, PROMOTIONS>(position),
+        (true, false) => last_children::<K, WHITE, STANDARD_CASTLING, PROMOTIONS>(position),
+        (true, true) => last_children::<K, WHITE, CHESS960_CASTLING, PROMOTIONS>(position),
     }
 }
 
 /// [`children`] one ply above the leaves, `CASTLING` and `PROMOTIONS` as
-/// in [`Known`] for the children. A function of its own for each: each
-/// holds 21-30 KB of machine code, about what the hot variant of a search
-/// can keep in the instruction cache, and a change in one no longer moves
-/// the others (inlined into [`interior`], all six made one function of
-/// about 210 KB, and the start position's speed swung with every change
-/// to any of them).
-#[inline(never)]
-fn last_children<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(position: &Compact) -> u64 {
-    children::<WHITE, true, CASTLING, PROMOTIONS>(position, 1)
+/// in [`Known`] for the children. A function of its own for each (per
+/// kernel): each holds 21-30 KB of machine code, about what the hot variant
+/// of a search can keep in the instruction cache, and a change in one no
+/// longer moves the others (inlined into [`interior`], all six made one
+/// function of about 210 KB, and the start position's speed swung with
+/// every change to any of them).
+#[inline(always)]
+fn last_children<K: Isa, const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
+    position: &Compact,
+) -> u64 {
+    outlined::<K, _>(LastChildren::<WHITE, CASTLING, PROMOTIONS> { position })
+}
+
+/// [`last_children`], compiled per kernel.
+struct LastChildren<'p, 'a, const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool> {
+    position: &'p Compact<'a>,
+}
+
+impl<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool> Job
+    for LastChildren<'_, '_, WHITE, CASTLING, PROMOTIONS>
+{
+    type Output = u64;
+
+    #[inline(always)]
+    fn run<K: Isa>(self) -> u64 {
+        children::<K, WHITE, true, CASTLING, PROMOTIONS>(self.position, 1)
+    }
 }
 
 /// Leaves `depth` plies below each child of `position`, summed.
 #[inline(always)]
-fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool>(
+fn children<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool>(
     position: &Compact,
     depth: u32,
 ) -> u64 {
@@ -836,8 +984,8 @@ fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMO
     } else {
         (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY)
     };
-    let quiet = if LAST { QuietChildren::of::<WHITE, CASTLING>(position) } else { QuietChildren::NONE };
-    let mut descend = Descend::<WHITE, LAST, CASTLING, PROMOTIONS> {
+    let quiet = if LAST { QuietChildren::of::<K, WHITE, CASTLING>(position) } else { QuietChildren::NONE };
+    let mut descend = Descend::<K, WHITE, LAST, CASTLING, PROMOTIONS> {
         parent: position,
         depth,
         quiet,
@@ -846,8 +994,9 @@ fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMO
         knight_attacks,
         king_attacks,
         nodes: 0,
+        isa: PhantomData,
     };
-    generate_for::<_, _, WHITE>(&Known::<ANY_CASTLING, true>::new(position, None, None), &mut descend);
+    generate_for::<_, _, WHITE>(&Known::<K, ANY_CASTLING, true>::new(position, None, None), &mut descend);
     descend.nodes
 }
 
@@ -855,7 +1004,7 @@ fn children<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMO
 /// its legal moves, the child being one ply above the leaves; then
 /// `CASTLING`: how the child's side to move may still castle, as in
 /// [`Known`]).
-struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool> {
+struct Descend<'p, 'a, K, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool> {
     parent: &'p Compact<'a>,
     /// Plies below each child.
     depth: u32,
@@ -876,10 +1025,11 @@ struct Descend<'p, 'a, const WHITE: bool, const LAST: bool, const CASTLING: u8, 
     /// else empty.
     king_attacks: Bitboard,
     nodes: u64,
+    isa: PhantomData<K>,
 }
 
-impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool>
-    Descend<'_, '_, WHITE, LAST, CASTLING, PROMOTIONS>
+impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool>
+    Descend<'_, '_, K, WHITE, LAST, CASTLING, PROMOTIONS>
 {
     /// Counts below `child`, which may have an en-passant square only if
     /// `EN_PASSANT`, and a check by a pawn or knight only if `LEAPER_CHECKS`
@@ -894,14 +1044,16 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     ) {
         // The other side moves next: the other instance of the recursion.
         self.nodes += match (WHITE, LAST) {
-            (true, true) => {
-                leaves::<false, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(child, Some(leaper_attacks))
-            }
-            (false, true) => {
-                leaves::<true, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(child, Some(leaper_attacks))
-            }
-            (true, false) => subtree::<false>(child, self.depth),
-            (false, false) => subtree::<true>(child, self.depth),
+            (true, true) => leaves::<K, false, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(
+                child,
+                Some(leaper_attacks),
+            ),
+            (false, true) => leaves::<K, true, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>(
+                child,
+                Some(leaper_attacks),
+            ),
+            (true, false) => subtree::<K, false>(child, self.depth),
+            (false, false) => subtree::<K, true>(child, self.depth),
         };
     }
 
@@ -915,22 +1067,25 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
         let quiet = &self.quiet;
         let moved = from.bitboard() | to.bitboard();
         // The other side moves next.
-        self.nodes += match quiet.count_in_place::<WHITE, CASTLING, PROMOTIONS>(child, moved, leaper_attacks)
-        {
-            Some(moves) => {
-                debug_assert_eq!(
-                    moves,
-                    if WHITE {
-                        leaves::<false, CASTLING, false, false, PROMOTIONS>(child, Some(leaper_attacks))
-                    } else {
-                        leaves::<true, CASTLING, false, false, PROMOTIONS>(child, Some(leaper_attacks))
-                    }
-                );
-                moves
-            }
-            None if WHITE => quiet_leaves::<false, CASTLING, PROMOTIONS>(child, leaper_attacks, quiet),
-            None => quiet_leaves::<true, CASTLING, PROMOTIONS>(child, leaper_attacks, quiet),
-        };
+        self.nodes +=
+            match quiet.count_in_place::<K, WHITE, CASTLING, PROMOTIONS>(child, moved, leaper_attacks) {
+                Some(moves) => {
+                    debug_assert_eq!(
+                        moves,
+                        if WHITE {
+                            leaves::<K, false, CASTLING, false, false, PROMOTIONS>(
+                                child,
+                                Some(leaper_attacks),
+                            )
+                        } else {
+                            leaves::<K, true, CASTLING, false, false, PROMOTIONS>(child, Some(leaper_attacks))
+                        }
+                    );
+                    moves
+                }
+                None if WHITE => quiet_leaves::<K, false, CASTLING, PROMOTIONS>(child, leaper_attacks, quiet),
+                None => quiet_leaves::<K, true, CASTLING, PROMOTIONS>(child, leaper_attacks, quiet),
+            };
     }
 
     /// The moving side's pawn, knight and king attacks in the parent,
@@ -1023,8 +1178,8 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
     }
 }
 
-impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool> Sink
-    for Descend<'_, '_, WHITE, LAST, CASTLING, PROMOTIONS>
+impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: bool> Sink
+    for Descend<'_, '_, K, WHITE, LAST, CASTLING, PROMOTIONS>
 {
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, to: Bitboard) {
@@ -1119,7 +1274,9 @@ impl<const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROMOTIONS: 
 
 #[cfg(test)]
 mod tests {
+    use super::super::full;
     use super::*;
+    use crate::kernel::Baseline;
 
     /// The counting path's shortcuts (see [`Position::SHORTCUTS`]) find the
     /// same checks and pins as the board's plain lookups, and the same
@@ -1128,7 +1285,13 @@ mod tests {
     /// (two of them Chess960).
     #[test]
     fn shortcuts_agree_with_the_board() {
-        const { assert!(<Known<ANY_CASTLING, true> as Position>::SHORTCUTS && !<Board as Position>::SHORTCUTS) };
+        const {
+            assert!(
+                <Known<Baseline, ANY_CASTLING, true> as Position>::SHORTCUTS
+                    && !<Board as Position>::SHORTCUTS
+            )
+        };
+        let kernels = Kernel::supported();
         let fens = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -1150,16 +1313,20 @@ mod tests {
                     let king = board.king(us);
                     let compact = Compact::new(&board);
                     let expected = board.checkers_and_pins(us, king);
-                    let found =
-                        Known::<ANY_CASTLING, true>::new(&compact, None, None).checkers_and_pins(us, king);
+                    let found = Known::<Baseline, ANY_CASTLING, true>::new(&compact, None, None)
+                        .checkers_and_pins(us, king);
                     assert_eq!(
                         (found.checkers, found.pinned_straight, found.pinned_diagonal),
                         (expected.checkers, expected.pinned_straight, expected.pinned_diagonal),
                         "{}",
                         board.fen()
                     );
-                    assert_eq!(count(&compact, 1), board.legal_moves().len() as u64, "{}", board.fen());
-                    assert_eq!(count(&compact, 2), super::super::full(&mut board, 2), "{}", board.fen());
+                    let (moves, children) =
+                        (board.legal_moves().len() as u64, full::<Baseline>(&mut board.fork(), 2));
+                    for &kernel in &kernels {
+                        assert_eq!(count(kernel, &compact, 1), moves, "{kernel}: {}", board.fen());
+                        assert_eq!(count(kernel, &compact, 2), children, "{kernel}: {}", board.fen());
+                    }
                     compared += 1;
                     with_pins += usize::from((expected.pinned_straight | expected.pinned_diagonal).any());
                     let moves = board.legal_moves();

@@ -11,10 +11,11 @@ pub use parallel::{
     divide_parallel, divide_with_progress, perft_parallel, perft_with, pool_builder, thread_pool,
     with_threads, CountOptions, MAX_THREADS, SERIAL_DEPTH,
 };
-pub use stats::{perft_stats, DepthStats};
+pub use stats::{perft_stats, perft_stats_on, DepthStats};
 
 use crate::board::Board;
-use crate::movegen::{MoveList, MAX_LEGAL_MOVES};
+use crate::kernel::{outlined, Isa, Job, Kernel};
+use crate::movegen::{MoveList, OnIsa, MAX_LEGAL_MOVES};
 use crate::types::Move;
 
 /// The deepest count accepted anywhere (suites, the command line, UCI):
@@ -39,12 +40,13 @@ const _: () = assert!(parallel::SERIAL_DEPTH <= U64_SAFE_DEPTH);
 /// positions). Exact when `depth` itself is reached.
 pub fn estimate_nodes(board: &Board, depth: u32) -> Estimate {
     let start = std::time::Instant::now();
+    let kernel = Kernel::active();
     let mut board = board.fork();
     let mut counts = vec![1u128];
     let mut k = 0;
     while k < depth && counts[k as usize] < 1_000_000 {
         k += 1;
-        counts.push(perft(&mut board, k, Mode::Bulk));
+        counts.push(perft_on(kernel, &mut board, k, Mode::Bulk));
     }
     let counted: u128 = counts.iter().sum();
     let seconds = start.elapsed().as_secs_f64();
@@ -100,16 +102,21 @@ impl std::fmt::Display for Mode {
 }
 
 /// Number of leaf nodes `depth` plies below `board` (1 for depth 0), exact
-/// at any depth.
+/// at any depth, counted on the [active](Kernel::active) kernel.
 pub fn perft(board: &mut Board, depth: u32, mode: Mode) -> u128 {
+    perft_on(Kernel::active(), board, depth, mode)
+}
+
+/// [`perft`] on `kernel`.
+pub fn perft_on(kernel: Kernel, board: &mut Board, depth: u32, mode: Mode) -> u128 {
     if depth <= U64_SAFE_DEPTH {
-        return u128::from(perft_u64(board, depth, mode));
+        return u128::from(perft_u64(kernel, board, depth, mode));
     }
     let moves = board.legal_moves();
     let mut nodes = 0u128;
     for &mv in &moves {
         board.make(mv);
-        nodes += perft(board, depth - 1, mode);
+        nodes += perft_on(kernel, board, depth - 1, mode);
         board.unmake();
     }
     nodes
@@ -118,37 +125,68 @@ pub fn perft(board: &mut Board, depth: u32, mode: Mode) -> u128 {
 /// [`perft`] of a subtree at most [`U64_SAFE_DEPTH`] plies deep, which
 /// cannot reach 2⁶⁴: the hot path counts in machine words.
 #[inline]
-pub(crate) fn perft_u64(board: &mut Board, depth: u32, mode: Mode) -> u64 {
+pub(crate) fn perft_u64(kernel: Kernel, board: &mut Board, depth: u32, mode: Mode) -> u64 {
     debug_assert!(depth <= U64_SAFE_DEPTH);
     match (mode, depth) {
         (_, 0) => 1,
-        (Mode::Bulk, _) => compact::count(&compact::Compact::new(board), depth),
-        (Mode::Full, _) => full(board, depth),
+        (Mode::Bulk, _) => compact::count(kernel, &compact::Compact::new(board), depth),
+        (Mode::Full, _) => kernel.run(Full { board, depth }),
     }
 }
 
-/// Perft of each legal move at the root, in generation order.
+/// [`perft_u64`] from code already running on `K`.
+#[inline(always)]
+pub(crate) fn perft_u64_on<K: Isa>(board: &mut Board, depth: u32, mode: Mode) -> u64 {
+    debug_assert!(depth <= U64_SAFE_DEPTH);
+    match (mode, depth) {
+        (_, 0) => 1,
+        (Mode::Bulk, _) => compact::count_on::<K>(&compact::Compact::new(board), depth),
+        (Mode::Full, _) => full::<K>(board, depth),
+    }
+}
+
+/// Perft of each legal move at the root, in generation order, on the
+/// [active](Kernel::active) kernel.
 pub fn divide(board: &mut Board, depth: u32, mode: Mode) -> Vec<(Move, u128)> {
+    let kernel = Kernel::active();
     let moves = board.legal_moves();
     moves
         .into_iter()
         .map(|mv| {
             board.make(mv);
-            let nodes = perft(board, depth.saturating_sub(1), mode);
+            let nodes = perft_on(kernel, board, depth.saturating_sub(1), mode);
             board.unmake();
             (mv, nodes)
         })
         .collect()
 }
 
-fn full(board: &mut Board, depth: u32) -> u64 {
-    let mut moves = MoveList::new();
-    crate::movegen::generate(board, &mut moves);
-    let mut nodes = 0;
-    for &mv in &moves {
-        board.make(mv);
-        nodes += if depth == 1 { 1 } else { full(board, depth - 1) };
-        board.unmake();
+/// Every leaf made and unmade on the board (at least 1 ply).
+#[inline(always)]
+fn full<K: Isa>(board: &mut Board, depth: u32) -> u64 {
+    outlined::<K, _>(Full { board, depth })
+}
+
+/// [`full`], compiled per kernel.
+struct Full<'b> {
+    board: &'b mut Board,
+    depth: u32,
+}
+
+impl Job for Full<'_> {
+    type Output = u64;
+
+    #[inline(always)]
+    fn run<K: Isa>(self) -> u64 {
+        let Full { board, depth } = self;
+        let mut moves = MoveList::new();
+        OnIsa::<K>::new(board).generate_moves(&mut moves);
+        let mut nodes = 0;
+        for &mv in &moves {
+            board.make(mv);
+            nodes += if depth == 1 { 1 } else { full::<K>(board, depth - 1) };
+            board.unmake();
+        }
+        nodes
     }
-    nodes
 }

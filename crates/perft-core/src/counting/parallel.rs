@@ -13,9 +13,10 @@ use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
 use super::hash::PerftTable;
-use super::{perft_u64, Mode, U64_SAFE_DEPTH};
+use super::{perft_u64, perft_u64_on, Mode, U64_SAFE_DEPTH};
 use crate::board::Board;
-use crate::movegen::{MoveList, MAX_LEGAL_MOVES};
+use crate::kernel::{outlined, Isa, Job, Kernel};
+use crate::movegen::{MoveList, OnIsa, MAX_LEGAL_MOVES};
 use crate::types::Move;
 
 /// Subtrees with at most this many plies left run serially in one task
@@ -23,7 +24,7 @@ use crate::types::Move;
 pub const SERIAL_DEPTH: u32 = 3;
 
 /// Everything that shapes a count besides the position and the depth.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct CountOptions<'a> {
     /// Bulk or full counting.
     pub mode: Mode,
@@ -31,12 +32,22 @@ pub struct CountOptions<'a> {
     pub table: Option<&'a PerftTable>,
     /// When set, no new subtree is started and the count comes back `None`.
     pub stop: Option<&'a AtomicBool>,
+    /// The compiled version of the counting code that counts.
+    pub kernel: Kernel,
+}
+
+impl Default for CountOptions<'_> {
+    /// [`CountOptions::new`] of bulk counting.
+    fn default() -> Self {
+        CountOptions::new(Mode::Bulk)
+    }
 }
 
 impl<'a> CountOptions<'a> {
-    /// Plain counting in `mode`: no table, never stopped.
+    /// Plain counting in `mode` on the [active](Kernel::active) kernel: no
+    /// table, never stopped.
     pub fn new(mode: Mode) -> Self {
-        CountOptions { mode, table: None, stop: None }
+        CountOptions { mode, table: None, stop: None, kernel: Kernel::active() }
     }
 
     fn stopped(&self) -> bool {
@@ -61,7 +72,8 @@ type Children = ArrayVec<Child, MAX_LEGAL_MOVES>;
 /// it. All keys are computed first, without making the moves, and their
 /// buckets prefetched, so the probes that follow overlap their cache
 /// misses. `counters` gathers (probes, hits).
-fn look_up_children(
+#[inline(always)]
+fn look_up_children<K: Isa>(
     board: &mut Board,
     key: u64,
     child_depth: u32,
@@ -71,7 +83,7 @@ fn look_up_children(
 ) {
     let keys = table.keys();
     let mut moves = MoveList::new();
-    board.generate_moves(&mut moves);
+    OnIsa::<K>::new(board).generate_moves(&mut moves);
     for &mv in &moves {
         let child_key = keys.key_after(board, mv, key).unwrap_or_else(|| {
             board.make(mv);
@@ -95,6 +107,7 @@ fn look_up_children(
 /// stored). `counters` gathers (probes, hits). `depth` is at most
 /// [`SERIAL_DEPTH`], so the count fits a `u64`.
 fn hashed(
+    kernel: Kernel,
     board: &mut Board,
     key: u64,
     depth: u32,
@@ -105,22 +118,53 @@ fn hashed(
     debug_assert!(depth <= U64_SAFE_DEPTH);
     if depth <= 2 {
         // Children at one ply are counted, not stored: a probe costs more.
-        return perft_u64(board, depth, mode);
+        return perft_u64(kernel, board, depth, mode);
     }
-    let child_depth = depth - 1;
-    let mut children = Children::new();
-    look_up_children(board, key, child_depth, table, counters, &mut children);
-    let mut nodes = 0;
-    for child in &children {
-        nodes += child.count.unwrap_or_else(|| {
-            board.make(child.mv);
-            let n = hashed(board, child.key, child_depth, mode, table, counters);
-            board.unmake();
-            table.store(child.key, child_depth, u128::from(n));
-            n
-        });
+    kernel.run(Hashed { board, key, depth, mode, table, counters })
+}
+
+/// [`hashed`] above two plies, compiled per kernel.
+struct Hashed<'b, 't, 'c> {
+    board: &'b mut Board,
+    key: u64,
+    depth: u32,
+    mode: Mode,
+    table: &'t PerftTable,
+    counters: &'c mut (u64, u64),
+}
+
+impl Job for Hashed<'_, '_, '_> {
+    type Output = u64;
+
+    #[inline(always)]
+    fn run<K: Isa>(self) -> u64 {
+        let Hashed { board, key, depth, mode, table, counters } = self;
+        let child_depth = depth - 1;
+        let mut children = Children::new();
+        look_up_children::<K>(board, key, child_depth, table, counters, &mut children);
+        let mut nodes = 0;
+        for child in &children {
+            nodes += child.count.unwrap_or_else(|| {
+                board.make(child.mv);
+                let n = if child_depth <= 2 {
+                    perft_u64_on::<K>(board, child_depth, mode)
+                } else {
+                    outlined::<K, _>(Hashed {
+                        board: &mut *board,
+                        key: child.key,
+                        depth: child_depth,
+                        mode,
+                        table,
+                        counters: &mut *counters,
+                    })
+                };
+                board.unmake();
+                table.store(child.key, child_depth, u128::from(n));
+                n
+            });
+        }
+        nodes
     }
-    nodes
 }
 
 /// The count of `board` with a table: looked up first, and counted (then
@@ -156,14 +200,21 @@ fn count_missing(
     }
     let nodes = if depth <= SERIAL_DEPTH {
         let mut counters = (0, 0);
-        let nodes = hashed(board, key, depth, search.mode, table, &mut counters);
+        let nodes = hashed(search.kernel, board, key, depth, search.mode, table, &mut counters);
         table.record(counters.0, counters.1);
         u128::from(nodes)
     } else {
         let child_depth = depth - 1;
         let mut children = Children::new();
         let mut counters = (0, 0);
-        look_up_children(board, key, child_depth, table, &mut counters, &mut children);
+        look_up_children::<crate::kernel::Baseline>(
+            board,
+            key,
+            child_depth,
+            table,
+            &mut counters,
+            &mut children,
+        );
         table.record(counters.0, counters.1);
         let found: u128 = children.iter().filter_map(|c| c.count).map(u128::from).sum();
         let board: &Board = board;
@@ -195,7 +246,7 @@ fn count_owned(board: &mut Board, depth: u32, search: &CountOptions) -> Option<u
         return count_with_table(board, depth, search, table);
     }
     if depth <= SERIAL_DEPTH {
-        return Some(u128::from(perft_u64(board, depth, search.mode)));
+        return Some(u128::from(perft_u64(search.kernel, board, depth, search.mode)));
     }
     let board: &Board = board;
     sum_counts(board.legal_moves().par_iter().map(|&mv| {

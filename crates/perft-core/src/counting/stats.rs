@@ -24,7 +24,8 @@ use serde::{Deserialize, Serialize};
 
 use super::SERIAL_DEPTH;
 use crate::board::Board;
-use crate::movegen::MoveList;
+use crate::kernel::{outlined, Baseline, Isa, Job, Kernel};
+use crate::movegen::{MoveList, OnIsa};
 use crate::types::Move;
 
 /// The statistics of the nodes at one depth.
@@ -68,9 +69,20 @@ impl DepthStats {
 }
 
 /// Statistics for depths 1 to `depth` (empty for depth 0), on the current
-/// rayon pool; `None` if `stop` was raised before the walk finished.
+/// rayon pool and the [active](Kernel::active) kernel; `None` if `stop` was
+/// raised before the walk finished.
 pub fn perft_stats(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Option<Vec<DepthStats>> {
-    let mut rows = if depth == 0 { Vec::new() } else { parallel(&mut board.fork(), depth, stop)? };
+    perft_stats_on(Kernel::active(), board, depth, stop)
+}
+
+/// [`perft_stats`] on `kernel`.
+pub fn perft_stats_on(
+    kernel: Kernel,
+    board: &Board,
+    depth: u32,
+    stop: Option<&AtomicBool>,
+) -> Option<Vec<DepthStats>> {
+    let mut rows = if depth == 0 { Vec::new() } else { parallel(kernel, &mut board.fork(), depth, stop)? };
     for (row, depth) in rows.iter_mut().zip(1..) {
         row.depth = depth;
     }
@@ -80,8 +92,8 @@ pub fn perft_stats(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Opti
 /// Makes `mv`, records in `row` what kind of move reached the new node and
 /// whether it is in check, and leaves the move made. Returns whether it is
 /// in check: the caller tells checkmate from the node's own move count.
-#[inline]
-fn make_and_classify(board: &mut Board, mv: Move, row: &mut DepthStats) -> bool {
+#[inline(always)]
+fn make_and_classify<K: Isa>(board: &mut Board, mv: Move, row: &mut DepthStats) -> bool {
     row.nodes += 1;
     if mv.is_castle() {
         row.castles += 1;
@@ -95,7 +107,7 @@ fn make_and_classify(board: &mut Board, mv: Move, row: &mut DepthStats) -> bool 
         row.promotions += 1;
     }
     board.make(mv);
-    let checkers = board.checkers();
+    let checkers = OnIsa::<K>::new(board).checkers();
     if checkers.is_empty() {
         return false;
     }
@@ -112,18 +124,40 @@ fn make_and_classify(board: &mut Board, mv: Move, row: &mut DepthStats) -> bool 
 /// Serial walk: `rows[0]` gathers the children of `board`, `rows[1]` the
 /// grandchildren, and so on, `rows.len()` plies deep. Returns the number of
 /// legal moves of `board`.
-fn serial(board: &mut Board, rows: &mut [DepthStats]) -> usize {
+#[inline(always)]
+fn serial<K: Isa>(board: &mut Board, rows: &mut [DepthStats]) -> usize {
+    outlined::<K, _>(Serial { board, rows })
+}
+
+/// [`serial`], compiled per kernel.
+struct Serial<'b, 'r> {
+    board: &'b mut Board,
+    rows: &'r mut [DepthStats],
+}
+
+impl Job for Serial<'_, '_> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run<K: Isa>(self) -> usize {
+        serial_body::<K>(self.board, self.rows)
+    }
+}
+
+/// The body of [`serial`].
+#[inline(always)]
+fn serial_body<K: Isa>(board: &mut Board, rows: &mut [DepthStats]) -> usize {
     let Some((row, deeper)) = rows.split_first_mut() else { return 0 };
     let mut moves = MoveList::new();
-    board.generate_moves(&mut moves);
+    OnIsa::<K>::new(board).generate_moves(&mut moves);
     for &mv in &moves {
-        let in_check = make_and_classify(board, mv, row);
+        let in_check = make_and_classify::<K>(board, mv, row);
         // Below the last ply the child's own walk generates its moves;
         // at the last ply they are counted only when it is in check.
         let replies = if deeper.is_empty() {
-            in_check.then(|| board.count_legal_moves())
+            in_check.then(|| OnIsa::<K>::new(board).count_legal_moves())
         } else {
-            Some(serial(board, deeper) as u64)
+            Some(serial::<K>(board, deeper) as u64)
         };
         if in_check && replies == Some(0) {
             row.checkmates += 1;
@@ -135,13 +169,18 @@ fn serial(board: &mut Board, rows: &mut [DepthStats]) -> usize {
 
 /// The walk on the current rayon pool, each child a task on its own board
 /// (as [`super::count`] splits), serial from [`SERIAL_DEPTH`] down.
-fn parallel(board: &mut Board, depth: u32, stop: Option<&AtomicBool>) -> Option<Vec<DepthStats>> {
+fn parallel(
+    kernel: Kernel,
+    board: &mut Board,
+    depth: u32,
+    stop: Option<&AtomicBool>,
+) -> Option<Vec<DepthStats>> {
     if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
         return None;
     }
     let mut rows = vec![DepthStats::default(); depth as usize];
     if depth <= SERIAL_DEPTH {
-        serial(board, &mut rows);
+        kernel.run(Serial { board, rows: &mut rows });
         return Some(rows);
     }
     let board: &Board = board;
@@ -151,10 +190,10 @@ fn parallel(board: &mut Board, depth: u32, stop: Option<&AtomicBool>) -> Option<
         .map(|&mv| {
             let mut child = board.fork();
             let mut rows = vec![DepthStats::default(); depth as usize];
-            if make_and_classify(&mut child, mv, &mut rows[0]) && child.count_legal_moves() == 0 {
+            if make_and_classify::<Baseline>(&mut child, mv, &mut rows[0]) && child.count_legal_moves() == 0 {
                 rows[0].checkmates += 1;
             }
-            for (row, below) in rows[1..].iter_mut().zip(&parallel(&mut child, depth - 1, stop)?) {
+            for (row, below) in rows[1..].iter_mut().zip(&parallel(kernel, &mut child, depth - 1, stop)?) {
                 row.add(below);
             }
             Some(rows)

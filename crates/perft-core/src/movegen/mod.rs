@@ -13,19 +13,26 @@
 
 mod sets;
 
+use core::marker::PhantomData;
+
 use arrayvec::ArrayVec;
 
 use crate::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, pawn_set_attacks,
-    pawn_set_attacks_by_side, pawn_set_pushes, queen_attacks, rook_attacks, rook_rays,
+    between, bishop_rays, king_attacks, knight_attacks, pawn_attacks, pawn_set_attacks,
+    pawn_set_attacks_by_side, pawn_set_pushes, rook_rays,
 };
 use crate::board::{king_destination, rook_destination, Board, CastlingConfig};
+use crate::kernel::{outlined, Baseline, Isa, Job};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square};
 pub use sets::MoveSet;
 
 /// What the generator reads of a position: [`Board`], and the compact
 /// copy-make position the counting hot path uses below it.
 pub(crate) trait Position {
+    /// The instruction set the generator runs on for this position: how
+    /// sliders are looked up and whether many are filled at once.
+    type Isa: Isa;
+
     /// The side to move.
     fn side_to_move(&self) -> Color;
     /// Squares holding pieces of `kind`, either color.
@@ -89,8 +96,8 @@ pub(crate) trait Position {
         ((knight_attacks(sq) & self.pieces(PieceKind::Knight))
             | (king_attacks(sq) & self.pieces(PieceKind::King))
             | (pawn_attacks(!by, sq) & self.pieces(PieceKind::Pawn))
-            | (rook_attacks(sq, occupied) & (self.pieces(PieceKind::Rook) | queens))
-            | (bishop_attacks(sq, occupied) & (self.pieces(PieceKind::Bishop) | queens)))
+            | (Self::Isa::rook_attacks(sq, occupied) & (self.pieces(PieceKind::Rook) | queens))
+            | (Self::Isa::bishop_attacks(sq, occupied) & (self.pieces(PieceKind::Bishop) | queens)))
             & self.color(by)
     }
 
@@ -120,11 +127,11 @@ pub(crate) trait Position {
             pinned_diagonal: Bitboard::EMPTY,
         };
         if !Self::SHORTCUTS || (rook_rays(king) & their_straight).any() {
-            let seen_straight = rook_attacks(king, theirs) & their_straight;
+            let seen_straight = Self::Isa::rook_attacks(king, theirs) & their_straight;
             sort_sliders(king, seen_straight, ours, &mut lines.checkers, &mut lines.pinned_straight);
         }
         if !Self::SHORTCUTS || (bishop_rays(king) & their_diagonal).any() {
-            let seen_diagonal = bishop_attacks(king, theirs) & their_diagonal;
+            let seen_diagonal = Self::Isa::bishop_attacks(king, theirs) & their_diagonal;
             sort_sliders(king, seen_diagonal, ours, &mut lines.checkers, &mut lines.pinned_diagonal);
         }
         lines
@@ -132,24 +139,46 @@ pub(crate) trait Position {
 
     /// Whether the pawn on `capturer` may take en passant onto `ep` without
     /// leaving its king attacked (the captured pawn leaves the rank too).
-    #[inline]
-    fn ep_capture_is_legal(&self, capturer: Square, ep: Square) -> bool {
-        let us = self.side_to_move();
+    /// Rare: a function of its own (per kernel).
+    #[inline(always)]
+    fn ep_capture_is_legal(&self, capturer: Square, ep: Square) -> bool
+    where
+        Self: Sized,
+    {
+        outlined::<Self::Isa, _>(EpCaptureIsLegal { position: self, capturer, ep })
+    }
+}
+
+/// [`Position::ep_capture_is_legal`], compiled per kernel.
+struct EpCaptureIsLegal<'p, P> {
+    position: &'p P,
+    capturer: Square,
+    ep: Square,
+}
+
+impl<P: Position> Job for EpCaptureIsLegal<'_, P> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn run<K: Isa>(self) -> bool {
+        let EpCaptureIsLegal { position, capturer, ep } = self;
+        let us = position.side_to_move();
         let victim = ep.xor(8);
-        let occupied =
-            (self.color(Color::White) | self.color(Color::Black)) ^ capturer.bitboard() ^ victim.bitboard()
-                | ep.bitboard();
-        let king = self.colored(us, PieceKind::King).lsb();
-        let queens = self.pieces(PieceKind::Queen);
-        let theirs = self.color(!us);
-        let straight = (self.pieces(PieceKind::Rook) | queens) & theirs;
-        let diagonal = (self.pieces(PieceKind::Bishop) | queens) & theirs;
-        let other = ((knight_attacks(king) & self.pieces(PieceKind::Knight))
-            | (pawn_attacks(us, king) & self.pieces(PieceKind::Pawn).without(victim)))
+        let occupied = (position.color(Color::White) | position.color(Color::Black))
+            ^ capturer.bitboard()
+            ^ victim.bitboard()
+            | ep.bitboard();
+        let king = position.colored(us, PieceKind::King).lsb();
+        let queens = position.pieces(PieceKind::Queen);
+        let theirs = position.color(!us);
+        let straight = (position.pieces(PieceKind::Rook) | queens) & theirs;
+        let diagonal = (position.pieces(PieceKind::Bishop) | queens) & theirs;
+        let other = ((knight_attacks(king) & position.pieces(PieceKind::Knight))
+            | (pawn_attacks(us, king) & position.pieces(PieceKind::Pawn).without(victim)))
             & theirs;
         other.is_empty()
-            && (rook_attacks(king, occupied) & straight).is_empty()
-            && (bishop_attacks(king, occupied) & diagonal).is_empty()
+            && (P::Isa::rook_attacks(king, occupied) & straight).is_empty()
+            && (P::Isa::bishop_attacks(king, occupied) & diagonal).is_empty()
     }
 }
 
@@ -194,6 +223,8 @@ pub(crate) struct KingLines {
 }
 
 impl Position for Board {
+    type Isa = Baseline;
+
     #[inline(always)]
     fn side_to_move(&self) -> Color {
         Board::side_to_move(self)
@@ -221,6 +252,77 @@ impl Position for Board {
     #[inline(always)]
     fn is_chess960(&self) -> bool {
         Board::is_chess960(self)
+    }
+}
+
+/// A board whose moves are generated on the instruction set `K`: the board's
+/// own methods run on the baseline one, the counting paths that walk boards
+/// (`--full`, `--stats`, hashed counts) on their kernel's.
+pub(crate) struct OnIsa<'b, K> {
+    board: &'b Board,
+    isa: PhantomData<K>,
+}
+
+impl<'b, K: Isa> OnIsa<'b, K> {
+    /// `board`, on `K`.
+    #[inline(always)]
+    pub(crate) fn new(board: &'b Board) -> Self {
+        OnIsa { board, isa: PhantomData }
+    }
+
+    /// [`Board::generate_moves`].
+    #[inline(always)]
+    pub(crate) fn generate_moves(&self, list: &mut MoveList) {
+        generate(self, list);
+    }
+
+    /// [`Board::count_legal_moves`].
+    #[inline(always)]
+    pub(crate) fn count_legal_moves(&self) -> u64 {
+        let mut counter = Counter(0);
+        generate(self, &mut counter);
+        counter.0
+    }
+
+    /// [`Board::checkers`].
+    #[inline(always)]
+    pub(crate) fn checkers(&self) -> Bitboard {
+        let us = self.board.side_to_move();
+        let occupied = self.board.color(Color::White) | self.board.color(Color::Black);
+        self.attackers(self.board.king(us), !us, occupied)
+    }
+}
+
+impl<K: Isa> Position for OnIsa<'_, K> {
+    type Isa = K;
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Color {
+        self.board.side_to_move()
+    }
+    #[inline(always)]
+    fn pieces(&self, kind: PieceKind) -> Bitboard {
+        self.board.pieces(kind)
+    }
+    #[inline(always)]
+    fn color(&self, color: Color) -> Bitboard {
+        self.board.color(color)
+    }
+    #[inline(always)]
+    fn en_passant(&self) -> Option<Square> {
+        self.board.en_passant()
+    }
+    #[inline(always)]
+    fn castling_rights(&self) -> CastlingRights {
+        self.board.castling_rights()
+    }
+    #[inline(always)]
+    fn castling_config(&self) -> &CastlingConfig {
+        self.board.castling_config()
+    }
+    #[inline(always)]
+    fn is_chess960(&self) -> bool {
+        self.board.is_chess960()
     }
 }
 
@@ -281,11 +383,11 @@ pub(crate) trait Sink {
     fn en_passant(&mut self, from: Square, to: Square);
 
     /// The unpinned `sliders` may move to the squares of `target` they
-    /// attack with `occupied` as blockers. By default each is handed to
-    /// [`Sink::piece`] (see [`each_slider`]).
+    /// attack with `occupied` as blockers (looked up as `K` does). By
+    /// default each is handed to [`Sink::piece`] (see [`each_slider`]).
     #[inline(always)]
-    fn sliders(&mut self, sliders: Sliders, occupied: Bitboard, target: Bitboard) {
-        each_slider(self, sliders, occupied, target);
+    fn sliders<K: Isa>(&mut self, sliders: Sliders, occupied: Bitboard, target: Bitboard) {
+        each_slider::<K, _>(self, sliders, occupied, target);
     }
 }
 
@@ -306,15 +408,20 @@ impl Sliders {
 /// Hands each slider's moves to `sink`: bishops first, then rooks, then
 /// queens.
 #[inline(always)]
-fn each_slider<S: Sink + ?Sized>(sink: &mut S, sliders: Sliders, occupied: Bitboard, target: Bitboard) {
+fn each_slider<K: Isa, S: Sink + ?Sized>(
+    sink: &mut S,
+    sliders: Sliders,
+    occupied: Bitboard,
+    target: Bitboard,
+) {
     for from in sliders.bishops {
-        sink.piece(PieceKind::Bishop, from, bishop_attacks(from, occupied) & target);
+        sink.piece(PieceKind::Bishop, from, K::bishop_attacks(from, occupied) & target);
     }
     for from in sliders.rooks {
-        sink.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
+        sink.piece(PieceKind::Rook, from, K::rook_attacks(from, occupied) & target);
     }
     for from in sliders.queens {
-        sink.piece(PieceKind::Queen, from, queen_attacks(from, occupied) & target);
+        sink.piece(PieceKind::Queen, from, K::queen_attacks(from, occupied) & target);
     }
 }
 
@@ -339,18 +446,26 @@ impl Sink for Counter {
     fn en_passant(&mut self, _: Square, _: Square) {
         self.0 += 1;
     }
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     #[inline(always)]
-    fn sliders(&mut self, sliders: Sliders, occupied: Bitboard, target: Bitboard) {
-        let Sliders { bishops, rooks, queens } = sliders;
+    fn sliders<K: Isa>(&mut self, sliders: Sliders, occupied: Bitboard, target: Bitboard) {
         // Two or more sliders: counted by fills, one direction at a time,
         // with no table read and no branch per slider.
-        if (bishops | rooks | queens).more_than_one() {
-            self.0 +=
-                crate::attacks::fill::slider_move_count(rooks | queens, bishops | queens, occupied, target);
-        } else {
-            each_slider(self, sliders, occupied, target);
+        #[cfg(target_arch = "x86_64")]
+        if K::FILL && (sliders.bishops | sliders.rooks | sliders.queens).more_than_one() {
+            let Sliders { bishops, rooks, queens } = sliders;
+            // SAFETY: `K` runs here, and `FILL` is only set for instruction sets
+            // with AVX2 (`TERNARY_LOGIC` for those with AVX-512VL).
+            self.0 += unsafe {
+                crate::attacks::fill::slider_move_count::<K>(
+                    rooks | queens,
+                    bishops | queens,
+                    occupied,
+                    target,
+                )
+            };
+            return;
         }
+        each_slider::<K, _>(self, sliders, occupied, target);
     }
 }
 
@@ -480,17 +595,17 @@ pub(crate) fn generate_pieces<P: Position, S: Sink, const WHITE: bool>(
     let rooks = board.colored(us, PieceKind::Rook);
     let our_queens = board.colored(us, PieceKind::Queen);
     let unpinned = Sliders { bishops: bishops - pinned, rooks: rooks - pinned, queens: our_queens - pinned };
-    sink.sliders(unpinned, occupied, target);
+    sink.sliders::<P::Isa>(unpinned, occupied, target);
     // Pinned sliders move along their pin ray only (rare: a separate loop
     // keeps the common loops free of pin tests).
     if (pinned & ours).any() {
         for from in (bishops | our_queens) & pinned_diagonal {
             let kind = if bishops.has(from) { PieceKind::Bishop } else { PieceKind::Queen };
-            sink.piece(kind, from, bishop_attacks(from, occupied) & target & pinned_diagonal);
+            sink.piece(kind, from, P::Isa::bishop_attacks(from, occupied) & target & pinned_diagonal);
         }
         for from in (rooks | our_queens) & pinned_straight {
             let kind = if rooks.has(from) { PieceKind::Rook } else { PieceKind::Queen };
-            sink.piece(kind, from, rook_attacks(from, occupied) & target & pinned_straight);
+            sink.piece(kind, from, P::Isa::rook_attacks(from, occupied) & target & pinned_straight);
         }
     }
 }
@@ -514,35 +629,37 @@ fn danger_map<P: Position, const WHITE: bool>(board: &P, zone: Bitboard, occupie
     let danger = board.leaper_attacks(them);
     let diagonal = (board.pieces(PieceKind::Bishop) | queens) & theirs;
     let straight = (board.pieces(PieceKind::Rook) | queens) & theirs;
-    danger | slider_danger(straight, diagonal, zone, occupied)
+    danger | slider_danger::<P::Isa>(straight, diagonal, zone, occupied)
 }
 
 /// The squares of `zone` attacked by the rook-like sliders on `straight`
 /// and the bishop-like ones on `diagonal` (queens in both), `occupied`
 /// holding the blockers; outside `zone` the answer may say more or less.
-/// With AVX2, two or more sliders are filled at once (no table read and no
-/// branch per slider); otherwise each slider whose empty-board rays reach
-/// `zone` is looked up.
+/// With `K`'s AVX2 fills, two or more sliders are filled at once (no table
+/// read and no branch per slider); otherwise each slider whose empty-board
+/// rays reach `zone` is looked up.
 #[inline(always)]
-pub(crate) fn slider_danger(
+pub(crate) fn slider_danger<K: Isa>(
     straight: Bitboard,
     diagonal: Bitboard,
     zone: Bitboard,
     occupied: Bitboard,
 ) -> Bitboard {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    if (straight | diagonal).more_than_one() {
-        return crate::attacks::fill::slider_attacks(straight, diagonal, occupied);
+    #[cfg(target_arch = "x86_64")]
+    if K::FILL && (straight | diagonal).more_than_one() {
+        // SAFETY: `K` runs here, and `FILL` is only set for instruction sets
+        // with AVX2 (`TERNARY_LOGIC` for those with AVX-512VL).
+        return unsafe { crate::attacks::fill::slider_attacks::<K>(straight, diagonal, occupied) };
     }
     let mut danger = Bitboard::EMPTY;
     for slider in diagonal {
         if (bishop_rays(slider) & zone).any() {
-            danger |= bishop_attacks(slider, occupied);
+            danger |= K::bishop_attacks(slider, occupied);
         }
     }
     for slider in straight {
         if (rook_rays(slider) & zone).any() {
-            danger |= rook_attacks(slider, occupied);
+            danger |= K::rook_attacks(slider, occupied);
         }
     }
     danger
