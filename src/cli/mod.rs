@@ -22,8 +22,8 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use clap::{CommandFactory, FromArgMatches};
 use perft::kernel::{Kernel, Level};
+#[cfg(unix)]
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-use signal_hook::iterator::Signals;
 
 pub use args::{Cli, Command};
 
@@ -37,7 +37,16 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 pub const EXIT_INCOMPLETE: u8 = 3;
 /// The signals handled like Ctrl-C: what `timeout`, CI cancellation,
 /// `docker stop`, Slurm and a closed terminal send.
+#[cfg(unix)]
 const STOP_SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGHUP];
+// Elsewhere (Windows) Ctrl-C and Ctrl-Break are read as SIGINT, and the
+// other two never arrive; their numbers name the exit statuses.
+#[cfg(not(unix))]
+const SIGINT: i32 = 2;
+#[cfg(not(unix))]
+const SIGTERM: i32 = 15;
+#[cfg(not(unix))]
+const SIGHUP: i32 = 1;
 
 /// The exit status of a command, by the documented precedence: a signal
 /// (128 + its number: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP),
@@ -90,27 +99,39 @@ fn signal_name(signal: i32) -> &'static str {
     }
 }
 
+/// What a stop signal does: the first raises [`INTERRUPTED`], the second
+/// (or the first, where [`EXIT_ON_SIGNAL`] is set) ends the program.
+fn on_stop_signal(signal: i32) {
+    if EXIT_ON_SIGNAL.load(Ordering::SeqCst)
+        || SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst).is_err()
+    {
+        // The second signal: no destructor runs, so end the engines here.
+        perft::engine::kill_all();
+        std::process::exit(128 + signal);
+    }
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    // After SIGHUP the terminal may be gone: never panic on stderr.
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n{}: finishing what is running and writing what is done (again to quit now)",
+        signal_name(signal)
+    );
+}
+
+#[cfg(unix)]
 fn install_signal_handlers() {
-    let Ok(mut signals) = Signals::new(STOP_SIGNALS) else { return };
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(STOP_SIGNALS) else { return };
     std::thread::spawn(move || {
         for signal in signals.forever() {
-            if EXIT_ON_SIGNAL.load(Ordering::SeqCst)
-                || SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst).is_err()
-            {
-                // The second signal: no destructor runs, so end the engines
-                // here.
-                perft::engine::kill_all();
-                std::process::exit(128 + signal);
-            }
-            INTERRUPTED.store(true, Ordering::SeqCst);
-            // After SIGHUP the terminal may be gone: never panic on stderr.
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n{}: finishing what is running and writing what is done (again to quit now)",
-                signal_name(signal)
-            );
+            on_stop_signal(signal);
         }
     });
+}
+
+#[cfg(not(unix))]
+fn install_signal_handlers() {
+    // Ctrl-C and Ctrl-Break, on a thread of ctrlc's own.
+    let _ = ctrlc::set_handler(|| on_stop_signal(SIGINT));
 }
 
 /// The environment variable that forces a CPU kernel.

@@ -9,7 +9,12 @@
 //! killed before the process is reaped: until then its id cannot be reused
 //! by another process, so the signal never reaches a stranger. On Linux the
 //! engine itself also gets SIGKILL if this program dies without a chance to
-//! clean up (a parent-death signal).
+//! clean up (a parent-death signal). On Windows each engine runs in a Job
+//! object instead: stopping the engine ends every process in the job, and
+//! Windows ends them all when this program ends, however it ends. (A
+//! process the engine starts in the instant between its own start and its
+//! assignment to the job escapes it; where Windows refuses a job, the
+//! engine alone is stopped.)
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
@@ -48,6 +53,7 @@ const FINAL_READ: Duration = Duration::from_millis(100);
 /// the pipe are read even on a loaded machine.
 const QUIET_AFTER_EXIT: Duration = Duration::from_millis(500);
 /// How often a reader thread looks whether its process was dropped.
+#[cfg(unix)]
 const READER_POLL_MS: i32 = 100;
 
 /// Process groups of engines alive now, for [`kill_all`].
@@ -79,6 +85,72 @@ fn kill_group_id(group: u32) {
     }
     #[cfg(not(unix))]
     let _ = group;
+}
+
+/// Windows: each engine in a Job object that kills every process in it
+/// when closed, so the engine's children end with it, and all of them end
+/// when this program does (the handle closes even if it is killed).
+#[cfg(windows)]
+mod job {
+    use std::os::windows::io::AsRawHandle;
+
+    use windows_sys::Win32::Foundation::{CloseHandle, HANDLE};
+    use windows_sys::Win32::System::JobObjects::{
+        AssignProcessToJobObject, CreateJobObjectW, JobObjectExtendedLimitInformation,
+        SetInformationJobObject, TerminateJobObject, JOBOBJECT_EXTENDED_LIMIT_INFORMATION,
+        JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+    };
+
+    /// A Job object holding one engine and the processes it starts.
+    pub(super) struct Job(HANDLE);
+
+    // SAFETY: a job handle may be used and closed from any thread.
+    unsafe impl Send for Job {}
+
+    impl Job {
+        /// A new job holding `child`, or `None` if Windows refuses (the
+        /// engine is then stopped alone, by `Child::kill`).
+        pub(super) fn holding(child: &std::process::Child) -> Option<Job> {
+            // SAFETY: plain Win32 calls on a handle we own and on the
+            // child's process handle, which `child` keeps open; `info` is a
+            // zeroed plain-data structure of the size we pass.
+            unsafe {
+                let handle = CreateJobObjectW(std::ptr::null(), std::ptr::null());
+                if handle.is_null() {
+                    return None;
+                }
+                let job = Job(handle);
+                let mut info: JOBOBJECT_EXTENDED_LIMIT_INFORMATION = std::mem::zeroed();
+                info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+                let set = SetInformationJobObject(
+                    job.0,
+                    JobObjectExtendedLimitInformation,
+                    (&info as *const JOBOBJECT_EXTENDED_LIMIT_INFORMATION).cast(),
+                    std::mem::size_of::<JOBOBJECT_EXTENDED_LIMIT_INFORMATION>() as u32,
+                );
+                let assigned =
+                    set != 0 && AssignProcessToJobObject(job.0, child.as_raw_handle() as HANDLE) != 0;
+                assigned.then_some(job)
+            }
+        }
+
+        /// Ends every process in the job.
+        pub(super) fn terminate(&self) {
+            // SAFETY: a valid job handle we own.
+            unsafe {
+                TerminateJobObject(self.0, 1);
+            }
+        }
+    }
+
+    impl Drop for Job {
+        fn drop(&mut self) {
+            // SAFETY: closed once, here; closing kills what is left in it.
+            unsafe {
+                CloseHandle(self.0);
+            }
+        }
+    }
 }
 
 enum Event {
@@ -140,6 +212,9 @@ pub(crate) struct Process {
     /// Raised when the process is dropped: the reader threads end even if
     /// an escaped child keeps the pipes open.
     readers_done: Arc<AtomicBool>,
+    /// The Job object holding the process and what it starts.
+    #[cfg(windows)]
+    job: Option<job::Job>,
 }
 
 /// Waits until `source` has data (or is closed); false once `done` is
@@ -232,6 +307,13 @@ impl Process {
         // whole group can be killed at once.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        // The same on Windows: a new process group does not get the
+        // console's Ctrl-C.
+        #[cfg(windows)]
+        std::os::windows::process::CommandExt::creation_flags(
+            &mut command,
+            windows_sys::Win32::System::Threading::CREATE_NEW_PROCESS_GROUP,
+        );
         #[cfg(target_os = "linux")]
         {
             let parent = std::process::id();
@@ -261,6 +343,8 @@ impl Process {
             .spawn()?;
         live.push(child.id());
         drop(live);
+        #[cfg(windows)]
+        let job = job::Job::holding(&child);
         let (sender, events) = mpsc::sync_channel(CHANNEL_LINES);
         let readers_done = Arc::new(AtomicBool::new(false));
         pump(child.stdout.take().expect("piped"), sender.clone(), true, readers_done.clone());
@@ -278,6 +362,8 @@ impl Process {
             answer_bytes: 0,
             stop,
             readers_done,
+            #[cfg(windows)]
+            job,
         })
     }
 
@@ -334,6 +420,10 @@ impl Process {
             return;
         }
         kill_group_id(self.child.id());
+        #[cfg(windows)]
+        if let Some(job) = &self.job {
+            job.terminate();
+        }
         #[cfg(not(unix))]
         let _ = self.child.kill();
     }
