@@ -463,37 +463,29 @@ impl Isa for V2 {
     }
 }
 
-/// x86-64-v3, with PEXT sliders if `PEXT`.
+/// x86-64-v3 (`TERNARY_LOGIC` false) and x86-64-v4 (true), with PEXT
+/// sliders if `PEXT`. v4 is the v3 code with AVX-512VL's ternary logic in
+/// the fills; the compiler is not given the AVX-512 target features: with
+/// them it copies positions through 64-byte registers, which costs more
+/// than the fills gain (that kernel ran at 0.90 of a native build's speed;
+/// see docs/performance.md).
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
-struct V3<const PEXT: bool>;
+pub(crate) struct Avx2<const PEXT: bool, const TERNARY_LOGIC: bool>;
+
+/// x86-64-v3.
+#[cfg(target_arch = "x86_64")]
+type V3<const PEXT: bool> = Avx2<PEXT, false>;
+
+/// x86-64-v4.
+#[cfg(target_arch = "x86_64")]
+type V4<const PEXT: bool> = Avx2<PEXT, true>;
 
 #[cfg(target_arch = "x86_64")]
-impl<const PEXT: bool> Isa for V3<PEXT> {
+impl<const PEXT: bool, const TERNARY_LOGIC: bool> Isa for Avx2<PEXT, TERNARY_LOGIC> {
     const PEXT: bool = PEXT;
     const FILL: bool = true;
-
-    #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt")]
-    #[inline(never)]
-    unsafe fn call<J: Job>(job: J) -> J::Output {
-        job.run::<Self>()
-    }
-}
-
-/// x86-64-v4, with PEXT sliders if `PEXT`: the v3 code, and AVX-512VL's
-/// ternary logic in the fills. The compiler is not given the AVX-512
-/// target features: with them it copies positions through 64-byte
-/// registers, which costs more than the fills gain (measured: 0.90 of v3's
-/// speed; see docs/performance.md).
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-struct V4<const PEXT: bool>;
-
-#[cfg(target_arch = "x86_64")]
-impl<const PEXT: bool> Isa for V4<PEXT> {
-    const PEXT: bool = PEXT;
-    const FILL: bool = true;
-    const TERNARY_LOGIC: bool = true;
+    const TERNARY_LOGIC: bool = TERNARY_LOGIC;
 
     #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt")]
     #[inline(never)]

@@ -232,41 +232,16 @@ mod tests {
     use super::*;
     use crate::attacks::tests::xorshift as next;
     use crate::attacks::{bishop_attacks, rook_attacks};
-    use crate::kernel::Isa;
-
-    /// Fills as the v3 kernel runs them.
-    #[derive(Clone, Copy)]
-    struct AndOr;
-    /// Fills as the v4 kernel runs them.
-    #[derive(Clone, Copy)]
-    struct TernaryLogic;
-
-    impl Isa for AndOr {
-        const PEXT: bool = false;
-        const FILL: bool = true;
-        const TERNARY_LOGIC: bool = false;
-        unsafe fn call<J: crate::kernel::Job>(job: J) -> J::Output {
-            job.run::<Self>()
-        }
-    }
-
-    impl Isa for TernaryLogic {
-        const PEXT: bool = false;
-        const FILL: bool = true;
-        const TERNARY_LOGIC: bool = true;
-        unsafe fn call<J: crate::kernel::Job>(job: J) -> J::Output {
-            job.run::<Self>()
-        }
-    }
+    use crate::kernel::{Avx2, Isa};
 
     #[test]
     fn fills_agree_with_lookups_in_union_and_in_sum() {
         use std::arch::is_x86_feature_detected as has;
         if has!("avx2") {
-            fills_agree::<AndOr>();
+            fills_agree::<Avx2<false, false>>();
         }
         if has!("avx2") && has!("avx512f") && has!("avx512vl") {
-            fills_agree::<TernaryLogic>();
+            fills_agree::<Avx2<false, true>>();
         }
     }
 
