@@ -341,10 +341,18 @@ mod cpu {
         // Leaf 0 (the vendor) and leaf 1 (the family) exist on every x86-64.
         let (vendor, signature) = (__cpuid(0), __cpuid(1).eax);
         let vendor = [vendor.ebx, vendor.edx, vendor.ecx].map(u32::to_le_bytes).concat();
-        let base_family = (signature >> 8) & 0xf;
-        let family = if base_family == 0xf { base_family + ((signature >> 20) & 0xff) } else { base_family };
-        matches!((vendor.as_slice(), family), (b"AuthenticAMD", 0x17) | (b"HygonGenuine", 0x18))
+        super::pext_is_microcoded(&vendor, signature)
     }
+}
+
+/// Whether a CPU of `vendor` (CPUID leaf 0) and `signature` (leaf 1, EAX)
+/// microcodes PEXT: AMD family 0x17 (Zen 1, Zen+, Zen 2) and Hygon family
+/// 0x18 (Dhyana, a Zen 1).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn pext_is_microcoded(vendor: &[u8], signature: u32) -> bool {
+    let base_family = (signature >> 8) & 0xf;
+    let family = if base_family == 0xf { base_family + ((signature >> 20) & 0xff) } else { base_family };
+    matches!((vendor, family), (b"AuthenticAMD", 0x17) | (b"HygonGenuine", 0x18))
 }
 
 /// A piece of hot code to compile per kernel: its body, generic over the
@@ -512,6 +520,22 @@ mod tests {
                 Err(e) => assert!(e.to_string().contains(level.name()) && e.to_string().contains("supports")),
             }
         }
+    }
+
+    #[test]
+    fn pext_is_microcoded_on_zen_1_and_2_only() {
+        let amd: &[u8] = b"AuthenticAMD";
+        // EPYC 7601 (Zen 1), Ryzen 3700X (Zen 2): family 0x17.
+        assert!(pext_is_microcoded(amd, 0x0080_0f12));
+        assert!(pext_is_microcoded(amd, 0x0087_0f10));
+        assert!(pext_is_microcoded(b"HygonGenuine", 0x0090_0f01));
+        // Zen 3 and Zen 4 (0x19), Zen 5 (0x1a), an old AMD without BMI2
+        // (0x15), and Intel, whose family field reads 6.
+        assert!(!pext_is_microcoded(amd, 0x00a2_0f10));
+        assert!(!pext_is_microcoded(amd, 0x00a6_0f12));
+        assert!(!pext_is_microcoded(amd, 0x00b4_0f00));
+        assert!(!pext_is_microcoded(amd, 0x0060_0f20));
+        assert!(!pext_is_microcoded(b"GenuineIntel", 0x0008_06f8));
     }
 
     #[test]
