@@ -436,13 +436,25 @@ fn leaves<
     position: &Compact,
     their_leaper_attacks: Option<Bitboard>,
 ) -> u64 {
-    outlined::<K, _>(Leaves::<WHITE, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS> {
-        position,
-        their_leaper_attacks,
-    })
+    // Whether the attacks are known is a type parameter, so that the job
+    // is two words, passed in registers (with the `Option`, three words,
+    // passed through memory).
+    match their_leaper_attacks {
+        Some(attacks) => {
+            outlined::<K, _>(Leaves::<WHITE, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS, true> {
+                position,
+                their_leaper_attacks: attacks,
+            })
+        }
+        None => outlined::<K, _>(Leaves::<WHITE, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS, false> {
+            position,
+            their_leaper_attacks: Bitboard::EMPTY,
+        }),
+    }
 }
 
-/// [`leaves`], compiled per kernel.
+/// [`leaves`], compiled per kernel; `their_leaper_attacks` is read only if
+/// `KNOWN`.
 struct Leaves<
     'p,
     'a,
@@ -451,9 +463,10 @@ struct Leaves<
     const EN_PASSANT: bool,
     const LEAPER_CHECKS: bool,
     const PROMOTIONS: bool,
+    const KNOWN: bool,
 > {
     position: &'p Compact<'a>,
-    their_leaper_attacks: Option<Bitboard>,
+    their_leaper_attacks: Bitboard,
 }
 
 impl<
@@ -462,7 +475,8 @@ impl<
         const EN_PASSANT: bool,
         const LEAPER_CHECKS: bool,
         const PROMOTIONS: bool,
-    > Job for Leaves<'_, '_, WHITE, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>
+        const KNOWN: bool,
+    > Job for Leaves<'_, '_, WHITE, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS, KNOWN>
 {
     type Output = u64;
 
@@ -471,7 +485,7 @@ impl<
         let mut counter = Counter(0);
         let known = Known::<K, CASTLING, EN_PASSANT, LEAPER_CHECKS, PROMOTIONS>::new(
             self.position,
-            self.their_leaper_attacks,
+            KNOWN.then_some(self.their_leaper_attacks),
             None,
         );
         generate_for::<_, _, WHITE>(&known, &mut counter);
