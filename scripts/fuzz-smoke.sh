@@ -9,16 +9,19 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 export RUSTC_BOOTSTRAP=1
 
-mkdir -p fuzz/corpus/fen fuzz/corpus/play
-# One seed file per position (first 300 of each suite), named by line.
+mkdir -p fuzz/corpus/fen fuzz/corpus/play fuzz/corpus/count
+# One seed file per position (first 300 of each suite), named by line; the
+# counting target reads a FEN after a first byte with its high bit set (the
+# low bits pick the depth).
 for suite in positions/*.epd; do
     name="$(basename "$suite" .epd)"
     awk -F';' -v n="$name" '!/^#/ && NF && NR <= 300 { f = "fuzz/corpus/fen/" n "-" NR; printf "%s", $1 > f; close(f) }' "$suite"
+    awk -F';' -v n="$name" '!/^#/ && NF && NR <= 100 { f = "fuzz/corpus/count/" n "-" NR; printf "\202%s", $1 > f; close(f) }' "$suite"
 done
 
 cargo fuzz build
 status=0
-for target in fen play; do
+for target in fen play count; do
     log="fuzz/fuzz-$target.log"
     if cargo fuzz run "$target" -- -max_total_time="$seconds" -rss_limit_mb=2048 >"$log" 2>&1; then
         runs="$(grep -o 'Done [0-9]* runs' "$log" | tail -1 || true)"
