@@ -220,6 +220,37 @@ fn suite_passes_good_counts_and_writes_a_report() {
 }
 
 #[test]
+fn suites_from_windows_editors_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        "# saved on Windows\r\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\r\n";
+    let utf16 = |marked: bool| -> Vec<u8> {
+        let units = text.encode_utf16().flat_map(u16::to_le_bytes);
+        if marked {
+            [0xff, 0xfe].into_iter().chain(units).collect()
+        } else {
+            units.collect()
+        }
+    };
+    for (name, bytes) in
+        [("bom.epd", [&[0xef, 0xbb, 0xbf][..], text.as_bytes()].concat()), ("utf16.epd", utf16(true))]
+    {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let output = perft().args(["suite", "--no-json"]).arg(&path).output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{name}: {stdout}");
+        assert!(stdout.contains("2 passed, 0 failed, 0 errors"), "{name}: {stdout}");
+    }
+    let path = dir.path().join("unmarked.epd");
+    std::fs::write(&path, utf16(false)).unwrap();
+    let output = perft().args(["suite", "--no-json"]).arg(&path).output().unwrap();
+    let all = String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{all}");
+    assert!(all.contains("looks like UTF-16 without a byte-order mark"), "{all}");
+}
+
+#[test]
 fn suite_with_a_wrong_count_exits_1_and_names_the_line() {
     let dir = tempfile::tempdir().unwrap();
     let epd = write(

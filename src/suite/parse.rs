@@ -1,6 +1,7 @@
 //! Reading perft suites: EPD with `;D1 20 ;D2 400` counts, and the `.perft`
 //! format (`id`, `epd`, `perft N count` lines).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::board::truncate_chars;
@@ -59,9 +60,17 @@ pub struct ParsedSuite {
 
 /// Reads suite text in either format (they may even be mixed). Never fails:
 /// each bad line becomes a [`LineError`] and the rest is still read.
-/// Accepts LF or CRLF, a missing final newline, and trailing spaces or NUL
-/// bytes (one public suite ends every line with NUL).
+/// Accepts LF or CRLF, a missing final newline, trailing spaces or NUL
+/// bytes (one public suite ends every line with NUL), a UTF-8 byte-order
+/// mark, and UTF-16 with a byte-order mark (what Windows editors and
+/// PowerShell's `>` write); UTF-16 without one is refused, by name.
 pub fn parse_suite(bytes: &[u8]) -> ParsedSuite {
+    let bytes = match decode(bytes) {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            return ParsedSuite { errors: vec![LineError { line: 1, message }], ..ParsedSuite::default() };
+        }
+    };
     let mut reader = Reader::default();
     for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = index + 1;
@@ -77,6 +86,42 @@ pub fn parse_suite(bytes: &[u8]) -> ParsedSuite {
     parsed.entries.extend(reader.current.take());
     parsed.entries.sort_by_key(|e| e.line);
     parsed
+}
+
+/// The text of a suite file as UTF-8 (up to its validation line by line):
+/// without a UTF-8 byte-order mark, and decoded from UTF-16 if it starts
+/// with a UTF-16 one (an unpaired surrogate becomes U+FFFD, which no FEN
+/// accepts).
+///
+/// # Errors
+/// A message naming UTF-16 for what looks like UTF-16 without a mark.
+fn decode(bytes: &[u8]) -> Result<Cow<'_, [u8]>, String> {
+    let utf16 = |rest: &[u8], unit: fn([u8; 2]) -> u16| {
+        let units = rest.chunks(2).map(|pair| unit([pair[0], *pair.get(1).unwrap_or(&0)]));
+        let text: String =
+            char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect();
+        Cow::Owned(text.into_bytes())
+    };
+    match bytes {
+        [0xef, 0xbb, 0xbf, rest @ ..] => Ok(Cow::Borrowed(rest)),
+        [0xff, 0xfe, rest @ ..] => Ok(utf16(rest, u16::from_le_bytes)),
+        [0xfe, 0xff, rest @ ..] => Ok(utf16(rest, u16::from_be_bytes)),
+        _ if looks_like_utf16(bytes) => {
+            Err("the file looks like UTF-16 without a byte-order mark: save it as \
+             UTF-8 (or UTF-16 with a byte-order mark; in PowerShell, `Out-File -Encoding utf8`)"
+                .to_string())
+        }
+        _ => Ok(Cow::Borrowed(bytes)),
+    }
+}
+
+/// Whether the start of `bytes` has the NUL in every other byte that ASCII
+/// text in UTF-16 has (a NUL at the end of each line, as one public suite
+/// writes them, does not look so).
+fn looks_like_utf16(bytes: &[u8]) -> bool {
+    let start = &bytes[..bytes.len().min(256)];
+    let nul_at = |parity: usize| start.iter().skip(parity).step_by(2).filter(|&&b| b == 0).count();
+    start.len() >= 8 && (nul_at(0) * 4 >= start.len() || nul_at(1) * 4 >= start.len())
 }
 
 #[derive(Default)]
@@ -289,6 +334,37 @@ fn is_known_operation(op: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_order_marks_and_utf16() {
+        let text = "# a suite\r\n8/8/8/8/8/8/8/K6k w - - 0 1; D1 3; D2 9\r\n";
+        let expected = parse_suite(text.as_bytes());
+        assert_eq!(expected.errors, vec![]);
+        assert_eq!(expected.entries.len(), 1);
+        let utf8 = [&[0xef, 0xbb, 0xbf][..], text.as_bytes()].concat();
+        let le: Vec<u8> =
+            [0xff, 0xfe].into_iter().chain(text.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        let be: Vec<u8> =
+            [0xfe, 0xff].into_iter().chain(text.encode_utf16().flat_map(u16::to_be_bytes)).collect();
+        for bytes in [&utf8, &le, &be] {
+            assert_eq!(parse_suite(bytes), expected);
+        }
+        let unmarked: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let parsed = parse_suite(&unmarked);
+        assert!(parsed.entries.is_empty());
+        assert_eq!(parsed.errors.len(), 1);
+        assert!(parsed.errors[0].message.contains("UTF-16 without a byte-order mark"), "{:?}", parsed.errors);
+        // An unpaired surrogate or an odd last byte: the line is refused,
+        // the others read.
+        let mut broken = le.clone();
+        broken.extend([0x00, 0xd8, b'\n', 0x00, b'x']);
+        let parsed = parse_suite(&broken);
+        assert_eq!(parsed.entries, expected.entries);
+        assert!(!parsed.errors.is_empty());
+        // A NUL ending each line is not UTF-16.
+        let nul_ended = "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\0\n8/8/8/8/8/8/8/K6k w - - 0 1 ;D2 9\0\n";
+        assert_eq!(parse_suite(nul_ended.as_bytes()).errors, vec![]);
+    }
 
     #[test]
     fn epd_spacings_and_line_endings() {
