@@ -2,13 +2,14 @@
 //! check asked of the engine (by several engine processes at once if
 //! wanted), every wrong count bisected to the move path it comes from.
 //!
-//! The runner stops asking an engine that cannot be started at all, or that
-//! fails to start or finish its handshake [`MAX_STARTUP_FAILURES`] times in
-//! a row; positions the engine says it cannot count (Chess960 for an engine
-//! without it) are skipped, not failed.
+//! An engine that is dead (see [`EngineError::is_dead`]: it cannot be
+//! started, does not finish its handshake, or exits without a word) is not
+//! asked again: every check left is an error at once, and the run says
+//! once why. Positions the engine says it cannot count (Chess960 for an
+//! engine without it) are skipped, not failed.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -20,11 +21,6 @@ use crate::counting::{perft_with, CountOptions, Mode};
 use crate::engine::{Engine, EngineError, EnginePosition};
 use crate::report::{CheckResult, CheckSummary, SuiteError};
 use crate::suite::{PlannedCheck, SuitePlan};
-
-/// After this many start-up or handshake failures in a row, the engine is
-/// not asked again (a silent engine would otherwise cost a handshake
-/// timeout for every count).
-pub const MAX_STARTUP_FAILURES: usize = 3;
 
 /// Where a check's reference count comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,9 +63,9 @@ pub struct CheckOutcome {
     pub unsupported: usize,
     /// Why it cannot (the first such answer).
     pub unsupported_reason: Option<String>,
-    /// Why the engine was given up, if it was.
+    /// Why the engine was given up, if it was (its checks left are errors).
     pub abandoned: Option<String>,
-    /// Planned checks never asked (fail-fast, a given-up engine, a stop).
+    /// Planned checks never asked (fail-fast, a stop).
     pub not_run: usize,
     /// The stop flag cut the run short.
     pub interrupted: bool,
@@ -127,9 +123,8 @@ struct Shared<'a> {
     /// Positions (by plan position index) already bisected, and at which
     /// depth.
     bisected: Mutex<HashMap<usize, u32>>,
-    /// Consecutive start-up failures across all jobs.
-    startup_failures: AtomicUsize,
-    unsupported: Mutex<(usize, Option<String>)>,
+    /// Plan indexes the engine said it cannot count, and the first reason.
+    unsupported: Mutex<(HashSet<usize>, Option<String>)>,
     abandoned: Mutex<Option<String>>,
     halt: AtomicBool,
 }
@@ -151,8 +146,7 @@ pub fn run_check(
         next: AtomicUsize::new(0),
         results: Mutex::new(vec![None; planned.len()]),
         bisected: Mutex::new(HashMap::new()),
-        startup_failures: AtomicUsize::new(0),
-        unsupported: Mutex::new((0, None)),
+        unsupported: Mutex::new((HashSet::new(), None)),
         abandoned: Mutex::new(None),
         halt: AtomicBool::new(false),
     };
@@ -163,9 +157,19 @@ pub fn run_check(
         }
     });
     let stopped = options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let results: Vec<CheckResult> = lock(&shared.results).drain(..).flatten().collect();
-    let (unsupported, unsupported_reason) = lock(&shared.unsupported).clone();
+    let (unsupported, unsupported_reason) = std::mem::take(&mut *lock(&shared.unsupported));
     let abandoned = lock(&shared.abandoned).clone();
+    let mut results = std::mem::take(&mut *lock(&shared.results));
+    if abandoned.is_some() && !stopped {
+        // A dead engine's checks left are errors, not silently skipped.
+        for (index, result) in results.iter_mut().enumerate() {
+            if result.is_none() && !unsupported.contains(&index) {
+                *result = Some(not_asked(&planned[index]));
+            }
+        }
+    }
+    let results: Vec<CheckResult> = results.into_iter().flatten().collect();
+    let unsupported = unsupported.len();
     CheckOutcome {
         not_run: planned.len() - results.len() - unsupported,
         results,
@@ -195,8 +199,10 @@ fn job(
             return;
         }
         let index = shared.next.fetch_add(1, Ordering::Relaxed);
-        let Some(item) = shared.plan.get(index) else { return };
-        let Some(result) = ask(shared, engine.as_mut(), item, options, reproduce, progress) else {
+        if index >= shared.plan.len() {
+            return;
+        }
+        let Some(result) = ask(shared, engine.as_mut(), index, options, reproduce, progress) else {
             continue;
         };
         let failed = !result.ok && result.error.is_none();
@@ -213,11 +219,12 @@ fn job(
 fn ask(
     shared: &Shared,
     engine: &mut dyn Engine,
-    item: &PlannedCheck,
+    index: usize,
     options: &CheckOptions,
     reproduce: &(dyn Fn(&PlannedCheck, &Bisection) -> String + Sync),
     progress: &(dyn Fn(CheckEvent) + Sync),
 ) -> Option<CheckResult> {
+    let item = &shared.plan[index];
     let position = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
     let began = Instant::now();
     let answer = engine.perft(&position, item.depth, options.timeout);
@@ -228,12 +235,13 @@ fn ask(
         Err(EngineError::Interrupted) => return None,
         Err(EngineError::Unsupported(what)) => {
             let mut unsupported = lock(&shared.unsupported);
-            unsupported.0 += 1;
+            unsupported.0.insert(index);
             unsupported.1.get_or_insert(what);
             return None;
         }
         Err(error) => {
-            if !record_startup(shared, &error) {
+            if !record_failure(shared, &error) {
+                // Given up by another job meanwhile: an error like the rest.
                 return None;
             }
             Err(error.to_string())
@@ -265,7 +273,6 @@ fn ask(
         reproduce: None,
     };
     let Ok(run) = answer else { return Some(result) };
-    shared.startup_failures.store(0, Ordering::Relaxed);
     result.engine_nodes = Some(run.nodes);
     result.ok = run.nodes == expected;
     if result.ok {
@@ -293,26 +300,39 @@ fn ask(
     Some(result)
 }
 
-/// Counts a failed call towards giving the engine up; returns whether its
-/// result should still be recorded (false once the engine is given up).
-fn record_startup(shared: &Shared, error: &EngineError) -> bool {
-    if !error.is_startup() {
-        shared.startup_failures.store(0, Ordering::Relaxed);
+/// Gives the engine up if `error` shows it dead (see
+/// [`EngineError::is_dead`]), saying once why; returns whether the call's
+/// result should still be recorded (false once another job gave it up).
+fn record_failure(shared: &Shared, error: &EngineError) -> bool {
+    if !error.is_dead() {
         return true;
     }
     let mut abandoned = lock(&shared.abandoned);
     if abandoned.is_some() {
         return false;
     }
-    // Counted under the `abandoned` lock, so jobs take turns here.
-    let failures = shared.startup_failures.fetch_add(1, Ordering::Relaxed) + 1;
-    // A program that cannot be started at all will not start next time.
-    let unstartable = error.is_unstartable();
-    if unstartable || failures >= MAX_STARTUP_FAILURES {
-        let times = if unstartable { String::new() } else { format!(" {failures} times in a row") };
-        let first_line = error.to_string().lines().next().unwrap_or_default().to_string();
-        *abandoned = Some(format!("failed to start{times}; not asked again ({first_line})"));
-        shared.halt.store(true, Ordering::Relaxed);
-    }
+    *abandoned = Some(format!("is dead, not asked again: {error}"));
+    shared.halt.store(true, Ordering::Relaxed);
     true
+}
+
+/// The result of a check a dead engine was not asked.
+fn not_asked(item: &PlannedCheck) -> CheckResult {
+    CheckResult {
+        file: item.file.clone(),
+        line: item.line,
+        id: item.id.clone(),
+        fen: item.fen.clone(),
+        depth: item.depth,
+        expected: item.expected.unwrap_or_default(),
+        expected_from: if item.expected.is_some() { ExpectedFrom::File } else { ExpectedFrom::Perft },
+        engine_nodes: None,
+        ok: false,
+        seconds: 0.0,
+        error: Some("not asked: the engine is dead (see above)".to_string()),
+        bisection: None,
+        bisection_error: None,
+        bisected_at: None,
+        reproduce: None,
+    }
 }

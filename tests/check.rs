@@ -241,12 +241,18 @@ fn hanging_and_garbage_engines_are_survived() {
         assert!(stdout.contains(needle), "{mode}: {stdout}");
         assert!(stdout.contains("2 passed, 0 failed, 1 errors"), "{mode}: {stdout}");
     }
-    // A slow start is not a failure.
+    // A slow start within the handshake's own limit is not a failure
+    // (by default that limit is --timeout's, here 2 s: too short).
     let engine = format!("slow=uci:env FAKE_MODE=slowstart {}", fake("uci-fake.sh"));
     let dir = tempfile::tempdir().unwrap();
     let suite =
         write(dir.path(), "s.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D2 400\n");
-    perft().args(["check", "--timeout", "2", "--no-json", "--engine", &engine]).arg(&suite).assert().code(0);
+    perft()
+        .args(["check", "--timeout", "2", "--handshake-timeout", "10", "--no-json", "--engine", &engine])
+        .arg(&suite)
+        .assert()
+        .code(0);
+    perft().args(["check", "--timeout", "2", "--no-json", "--engine", &engine]).arg(&suite).assert().code(2);
 }
 
 #[test]
@@ -493,8 +499,10 @@ fn missing_engines_fail_once_and_jobs_split_the_work() {
         2,
         "the one check and the give-up: {out}"
     );
-    assert!(out.contains("gone failed to start; not asked again"), "{out}");
-    assert_eq!(report["summary"]["checks"], 1);
+    assert!(out.contains("gone is dead, not asked again: cannot start /nonexistent/engine"), "{out}");
+    // The one asked and the 13 never asked are all errors.
+    assert_eq!(report["summary"]["checks"], 14);
+    assert_eq!(report["summary"]["errors"], 15);
     // Four engine processes share the checks and find the same faults.
     let (code, out, report) = run_check(&buggy("--bug ep"), &["--jobs", "4"]);
     assert_eq!(code, Some(1), "{out}");

@@ -462,28 +462,62 @@ fn engines_and_their_children_are_killed() {
 }
 
 #[test]
-fn a_silent_engine_is_given_up_after_three_failed_starts() {
+fn a_silent_engine_is_given_up_at_once_within_its_timeout() {
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("ten.epd");
-    std::fs::write(&suite, "8/8/8/8/8/8/8/K6k w - - ;D1 3\n".repeat(10)).unwrap();
+    std::fs::write(&suite, "8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9 ;D3 54\n".repeat(10)).unwrap();
     let json = dir.path().join("check.json");
     let start = Instant::now();
-    // cat answers `uci` with `uci`, never `uciok`.
+    // cat answers `uci` with `uci`, never `uciok`; the handshake's limit
+    // is --timeout's 3 s (the smaller of 30 s and --timeout).
     let output = run(
         bin()
-            .args(["check", "--handshake-timeout", "1", "--engine", "cat=uci:/bin/cat", "--json"])
+            .args(["check", "--timeout", "3", "--engine", "cat=uci:/bin/cat", "--json"])
             .arg(&json)
             .arg(&suite),
         60,
     );
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(2), "{stdout}");
-    assert!(start.elapsed() < Duration::from_secs(20), "took {:?}", start.elapsed());
-    assert_eq!(stdout.matches("failed to start 3 times in a row").count(), 1, "{stdout}");
-    assert!(stdout.contains("did not finish the UCI handshake"), "{stdout}");
+    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    assert_eq!(stdout.matches("cat is dead, not asked again: did not finish the UCI handshake").count(), 1);
+    assert!(stdout.contains("no answer within 3.0 s"), "{stdout}");
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(report["summary"]["checks"], 3);
-    assert_eq!(report["summary"]["skipped"], 7);
+    // Every count is an error: the one asked, and the 29 never asked.
+    assert_eq!(report["summary"]["checks"], 30);
+    assert_eq!(report["summary"]["errors"], 31, "30 counts and the engine given up");
+    assert_eq!(report["summary"]["skipped"], 0);
+    let not_asked = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["error"].as_str().is_some_and(|e| e.starts_with("not asked: the engine is dead")));
+    assert_eq!(not_asked.count(), 29);
+    // --handshake-timeout still sets the handshake's own limit.
+    let start = Instant::now();
+    let output = run(
+        bin()
+            .args(["check", "--handshake-timeout", "1", "--engine", "cat=uci:/bin/cat", "--no-json"])
+            .arg(&suite),
+        60,
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stdout).contains("no answer within 1.0 s"), "{}", text(&output.stdout));
+    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+}
+
+#[test]
+fn a_command_engine_that_exits_without_output_is_given_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("five.epd");
+    std::fs::write(&suite, "8/8/8/8/8/8/8/K6k w - - ;D1 3\n".repeat(5)).unwrap();
+    for spec in ["mute=cmd:/bin/true {depth} {fen}", "failing=cmd:/bin/false {depth} {fen}"] {
+        let output = run(bin().args(["check", "--no-json", "--engine", spec]).arg(&suite), 60);
+        let stdout = text(&output.stdout);
+        assert_eq!(output.status.code(), Some(2), "{stdout}");
+        assert_eq!(stdout.matches("is dead, not asked again").count(), 1, "{stdout}");
+        assert!(stdout.contains("5 checks: 0 passed, 0 failed, 6 errors"), "{stdout}");
+    }
 }
 
 #[test]

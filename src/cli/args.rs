@@ -471,9 +471,10 @@ pub struct CompareArgs {
     /// Seconds one count may take before the engine is killed.
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
     pub timeout: f64,
-    /// Seconds a UCI engine may take to answer `uci` and each `isready`.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
-    pub handshake_timeout: f64,
+    /// Seconds a UCI engine may take to answer `uci` and each `isready`
+    /// [default: the smaller of 30 and --timeout].
+    #[arg(long, value_name = "SECONDS")]
+    pub handshake_timeout: Option<f64>,
     /// Threads for this program and for UCI engines (their `Threads`
     /// option).
     #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
@@ -547,9 +548,10 @@ pub struct CheckArgs {
     /// restarted.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
-    /// Seconds a UCI engine may take to answer `uci` and each `isready`.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
-    pub handshake_timeout: f64,
+    /// Seconds a UCI engine may take to answer `uci` and each `isready`
+    /// [default: the smaller of 30 and --timeout].
+    #[arg(long, value_name = "SECONDS")]
+    pub handshake_timeout: Option<f64>,
     /// Threads for our own counts.
     #[arg(long, short = 't', value_name = "N")]
     pub threads: Option<usize>,
@@ -581,9 +583,10 @@ pub struct DebugArgs {
     /// Seconds one engine call may take.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
-    /// Seconds a UCI engine may take to answer `uci` and each `isready`.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
-    pub handshake_timeout: f64,
+    /// Seconds a UCI engine may take to answer `uci` and each `isready`
+    /// [default: the smaller of 30 and --timeout].
+    #[arg(long, value_name = "SECONDS")]
+    pub handshake_timeout: Option<f64>,
     /// Threads for our own counts.
     #[arg(long, short = 't', value_name = "N")]
     pub threads: Option<usize>,

@@ -121,7 +121,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     // Our counts (references, bisections) run on the global pool, from
     // every engine job's thread.
     let _ = perft::counting::pool_builder(threads).build_global();
-    let engine_options = output::engine_options(None, args.handshake_timeout)?;
+    let engine_options = output::engine_options(None, args.handshake_timeout, args.timeout)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
         writeln!(out, "{note}")?;
@@ -298,7 +298,7 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
         println!("{note}");
     }
     let mut engine: Box<dyn Engine> =
-        spec.build(&name, &output::engine_options(None, args.handshake_timeout)?);
+        spec.build(&name, &output::engine_options(None, args.handshake_timeout, args.timeout)?);
     println!("debugging {name} ({spec}) at depth {}: {}", args.depth, board.fen_keeping_en_passant());
     // Steps are printed from a pool thread: no stdout lock may be held here.
     let result = with_threads(threads, || {

@@ -39,7 +39,7 @@ fn ourselves(threads: usize) -> Result<Entrant> {
 
 /// Ourselves and each `--engine NAME=SPEC`, and the names in that order.
 fn entrants(args: &CompareArgs) -> Result<(Vec<Entrant>, Vec<&str>)> {
-    let engine_options = output::engine_options(Some(args.threads), args.handshake_timeout)?;
+    let engine_options = output::engine_options(Some(args.threads), args.handshake_timeout, args.timeout)?;
     let mut entrants = vec![ourselves(args.threads)?];
     let mut names: Vec<&str> = vec!["perft"];
     let mut specs = Vec::new();

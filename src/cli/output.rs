@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
 use perft::counting::{KeySet, PerftTable, MAX_THREADS};
-use perft::engine::{AnswerFormat, EngineOptions};
+use perft::engine::{AnswerFormat, EngineOptions, DEFAULT_HANDSHAKE};
 use perft::report;
 use serde::Serialize;
 
@@ -43,8 +43,15 @@ pub fn timeout(seconds: f64) -> Result<std::time::Duration> {
 }
 
 /// How engines run: told `threads` (UCI `Threads`), stopped by a signal,
-/// and given `handshake_seconds` for `uci` and `isready`.
-pub fn engine_options(threads: Option<usize>, handshake_seconds: f64) -> Result<EngineOptions> {
+/// and given `handshake_seconds` for `uci` and `isready` (by default the
+/// smaller of 30 s and the call timeout `timeout_seconds`).
+pub fn engine_options(
+    threads: Option<usize>,
+    handshake_seconds: Option<f64>,
+    timeout_seconds: f64,
+) -> Result<EngineOptions> {
+    let default = DEFAULT_HANDSHAKE.as_secs_f64().min(timeout_seconds);
+    let handshake_seconds = handshake_seconds.unwrap_or(default);
     if !(handshake_seconds > 0.0 && handshake_seconds.is_finite()) {
         bail!("--handshake-timeout must be a positive number of seconds");
     }

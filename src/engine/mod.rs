@@ -151,6 +151,20 @@ impl EngineError {
     pub fn is_unstartable(&self) -> bool {
         matches!(self, EngineError::Start { .. })
     }
+
+    /// Whether the engine is dead for the rest of a run: it could not be
+    /// started, did not finish its handshake (said nothing, closed its
+    /// pipes or died before `uciok`/`readyok`), or exited without printing
+    /// anything at all. A crash mid-count, after it had answered before, is
+    /// not: it may be the position's fault, and the engine is restarted.
+    pub fn is_dead(&self) -> bool {
+        match self {
+            EngineError::Exited { output, .. } | EngineError::Unparsable { output, .. } => {
+                output == process::NO_OUTPUT
+            }
+            _ => self.is_startup(),
+        }
+    }
 }
 
 /// A program that can count perft.

@@ -30,6 +30,8 @@ use super::EngineError;
 
 /// Longest line kept; the rest of a longer line is dropped.
 const MAX_LINE: usize = 16 * 1024;
+/// What [`Process::tail`] says of a process that printed nothing.
+pub(crate) const NO_OUTPUT: &str = "(no output)";
 /// Lines of output kept for error messages.
 const TAIL_LINES: usize = 30;
 /// Lines buffered between the reader threads and the caller. When the
@@ -549,7 +551,7 @@ impl Process {
     /// The last lines it printed (standard error marked), for error messages.
     pub(crate) fn tail(&self) -> String {
         if self.tail.is_empty() {
-            return "(no output)".into();
+            return NO_OUTPUT.into();
         }
         self.tail.iter().cloned().collect::<Vec<_>>().join("\n")
     }
