@@ -702,12 +702,12 @@ fn two_key_sets_must_agree() {
     let merged = ok(&["merge", dir.to_str().unwrap(), "--keys", "1,2"]);
     assert!(merged.contains("Nodes searched: 4865609\n"), "{merged}");
     assert!(merged.contains("key sets 1,2 agree"), "{merged}");
-    // A key set named twice counts once, wherever the repeat is.
-    let merged = ok(&["merge", dir.to_str().unwrap(), "--keys", "1,2,1"]);
-    assert!(
-        merged.contains("Nodes searched: 4865609\n") && merged.contains("key sets 1,2 agree"),
-        "{merged}"
-    );
+    // A key set named twice is refused, wherever the repeat is: `1,1` may
+    // have meant `1,2`, and would verify nothing.
+    for keys in ["1,2,1", "2,2"] {
+        let output = run(&["merge", dir.to_str().unwrap(), "--keys", keys]);
+        assert_eq!(status(&output), 2, "{keys}: {}", text(&output));
+    }
     assert!(ok(&["merge", dir.to_str().unwrap(), "--keys", "2"]).contains("Nodes searched: 4865609\n"));
 
     // A key-set-2 result that passes every check but counts one position
@@ -989,4 +989,81 @@ fn sigterm_stops_a_unit_and_the_rerun_resumes_to_the_exact_total() {
     let out = ok(&["unit", plan, "--index", "0", "--hash", "16", "-t", "2"]);
     assert!(out.contains(&format!("{done} taken from the journal")), "{out}");
     assert!(ok(&["merge", plan]).contains("Nodes searched: 3195901860\n"));
+}
+
+/// Makes a FIFO at `path`.
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_and_links_in_a_plan_never_block_nor_redirect_a_unit() {
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("plan");
+    split(&dir, STARTPOS, 4, 2, 2, &[]);
+    let plan = dir.to_str().unwrap();
+    let results = dir.join("results");
+    std::fs::create_dir_all(&results).unwrap();
+
+    // A FIFO as a result or as a journal: refused at once, nothing counted;
+    // merge calls that unit invalid and ends (it used to wait forever).
+    let fifo = results.join("unit-000000.k1.json");
+    mkfifo(&fifo);
+    mkfifo(&results.join("unit-000001.k1.journal"));
+    for index in ["0", "1"] {
+        let start = Instant::now();
+        let output = perft()
+            .args(["unit", plan, "--index", index, "-t", "1"])
+            .timeout(Duration::from_secs(30))
+            .output()
+            .unwrap();
+        assert_eq!(status(&output), 2, "{}", text(&output));
+        assert!(text(&output).contains("not a regular file"), "{}", text(&output));
+        assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    }
+    let output = perft().args(["merge", plan]).timeout(Duration::from_secs(30)).output().unwrap();
+    assert_eq!(status(&output), 3, "{}", text(&output));
+    assert!(text(&output).contains("not a regular file but a FIFO"), "{}", text(&output));
+    std::fs::remove_file(&fifo).unwrap();
+    std::fs::remove_file(results.join("unit-000001.k1.journal")).unwrap();
+
+    // A link planted as a result: the link is replaced, its target kept.
+    let precious = base.path().join("precious");
+    std::fs::write(&precious, "keep me\n").unwrap();
+    std::os::unix::fs::symlink(&precious, &fifo).unwrap();
+    ok(&["unit", plan, "--index", "0", "-t", "1"]);
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "keep me\n");
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().is_file(), "the link itself was replaced");
+
+    // The results directory itself a link out of the plan: refused.
+    let elsewhere = base.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::remove_dir_all(&results).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &results).unwrap();
+    let output = run(&["unit", plan, "--index", "1", "-t", "1"]);
+    assert_eq!(status(&output), 2, "{}", text(&output));
+    assert!(text(&output).contains("a symbolic link (to "), "{}", text(&output));
+    assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none(), "nothing written outside the plan");
+}
+
+#[test]
+fn a_manifest_too_deep_and_a_key_set_named_twice_are_refused() {
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("plan");
+    split(&dir, STARTPOS, 4, 2, 2, &[]);
+    let plan = dir.to_str().unwrap();
+    let output = run(&["merge", plan, "--keys", "1,1"]);
+    assert_eq!(status(&output), 2, "{}", text(&output));
+    assert!(text(&output).contains("--keys names a key set twice"), "{}", text(&output));
+    let mut edited = manifest(&dir);
+    edited["depth"] = 200.into();
+    std::fs::write(dir.join("manifest.json"), serde_json::to_string(&edited).unwrap()).unwrap();
+    for args in [vec!["unit", plan, "--index", "0"], vec!["merge", plan]] {
+        let output = run(&args);
+        assert_eq!(status(&output), 2, "{args:?}: {}", text(&output));
+        assert!(text(&output).contains("depth 200 is beyond 64"), "{}", text(&output));
+    }
 }

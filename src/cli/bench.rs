@@ -33,7 +33,8 @@ pub struct BenchSet {
 pub fn load_positions(path: Option<&Path>) -> Result<BenchSet> {
     let (bytes, name) = match path {
         Some(path) => (
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?,
+            perft::report::read::read_existing(path, perft::suite::MAX_SUITE_FILE_BYTES)
+                .with_context(|| format!("cannot read {}", path.display()))?,
             path.display().to_string(),
         ),
         None => (BENCH_SET.to_vec(), BENCH_SET_NAME.to_string()),

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use perft::distributed::merge::{compress_ranges, merge as merge_plan};
 use perft::distributed::Keys;
 
@@ -13,6 +13,12 @@ use super::{EXIT_INCOMPLETE, EXIT_MISMATCH, EXIT_OK};
 
 pub fn merge(args: MergeArgs) -> Result<u8> {
     let keys = args.keys.iter().map(|&k| Keys::new(k)).collect::<Result<Vec<Keys>, _>>()?;
+    let mut distinct = args.keys.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() != args.keys.len() {
+        bail!("--keys names a key set twice ({:?}): give 1, 2 or 1,2", args.keys);
+    }
     let target = ReportTarget::resolve(args.json.as_deref(), "merge", false)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     let outcome =

@@ -292,7 +292,8 @@ impl Journal {
         let io = |source| JournalError::Io { path: path.to_path_buf(), source };
         let corrupt =
             |line: usize, reason: String| JournalError::Corrupt { path: path.to_path_buf(), line, reason };
-        let bytes = std::fs::read(path).map_err(io)?;
+        // A journal is never larger than its tasks' records; 4 GiB is far past any.
+        let bytes = crate::report::read::read_existing(path, 4 << 30).map_err(io)?;
         let text = String::from_utf8(bytes).map_err(|_| corrupt(0, "not text".into()))?;
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         let header_len = 7;

@@ -131,8 +131,8 @@ impl UnitJournal {
         let mut notes = Vec::new();
         let mut done = BTreeMap::new();
         let mut rewritten = format!("{header}\n");
-        match std::fs::read(path) {
-            Ok(bytes) => {
+        match crate::report::read::read_regular(path, super::MAX_PLAN_FILE_BYTES) {
+            Ok(Some(bytes)) => {
                 let text = String::from_utf8_lossy(&bytes);
                 let first = text.lines().next().map(str::trim_end).unwrap_or_default();
                 if first == header {
@@ -152,13 +152,18 @@ impl UnitJournal {
                     ));
                 }
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Ok(None) => {}
             Err(e) => return Err(io(e)),
         }
         // Rewrite it with the usable records only (atomically), so damage is
-        // met once and appends start on a fresh line.
-        crate::report::write_atomic(path, rewritten.as_bytes()).map_err(DistError::io(path))?;
-        let file = OpenOptions::new().append(true).open(path).map_err(DistError::io(path))?;
+        // met once and appends start on a fresh line. A symbolic link there
+        // is replaced, never written through, and appends never follow one.
+        crate::report::write::replace_atomic(path, rewritten.as_bytes()).map_err(DistError::io(path))?;
+        let mut options = OpenOptions::new();
+        options.append(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+        let file = options.open(path).map_err(DistError::io(path))?;
         Ok(UnitJournal { path: path.to_path_buf(), file: Mutex::new(file), done, notes })
     }
 

@@ -40,6 +40,9 @@ pub const MANIFEST: &str = "manifest.json";
 pub const UNITS_DIR: &str = "units";
 /// The directory of results and journals inside a plan.
 pub const RESULTS_DIR: &str = "results";
+/// The largest plan file (manifest, unit, result, journal) read: a unit of
+/// a million positions is about 100 MB.
+pub const MAX_PLAN_FILE_BYTES: u64 = 4 << 30;
 /// Environment variables that carry a unit index, in the order they are
 /// read: Slurm job arrays, Kubernetes Indexed Jobs, AWS Batch array jobs.
 pub const INDEX_VARIABLES: [&str; 3] =

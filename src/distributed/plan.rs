@@ -15,7 +15,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::packed::{BuildPackedHasher, CastlingLetters, PackedPosition};
-use super::{Checksum, Count, DistError, UnitIndex, FORMAT, MANIFEST, RESULTS_DIR, UNITS_DIR};
+use super::{
+    Checksum, Count, DistError, UnitIndex, FORMAT, MANIFEST, MAX_PLAN_FILE_BYTES, RESULTS_DIR, UNITS_DIR,
+};
 use crate::board::{Board, CastlingMode, FenOptions};
 use crate::counting::perft_parallel;
 use crate::counting::Mode;
@@ -424,14 +426,39 @@ fn write_unit(
     Ok((entry, text.len() as u64))
 }
 
+/// The contents of a plan file that must be there: a regular file, never
+/// waited on (see [`crate::report::read::read_regular`]).
+fn read_plan_file(path: &Path) -> Result<Vec<u8>, DistError> {
+    crate::report::read::read_existing(path, MAX_PLAN_FILE_BYTES).map_err(DistError::io(path))
+}
+
 impl Plan {
+    /// Checks that the plan's `results` directory, where units write, is
+    /// not a symbolic link (it would make them write outside the plan).
+    ///
+    /// # Errors
+    /// [`DistError::Io`] naming the link's target.
+    pub fn check_results_dir(&self) -> Result<(), DistError> {
+        let dir = self.dir.join(RESULTS_DIR);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let target =
+                    std::fs::read_link(&dir).map_or_else(|_| "?".into(), |t| t.display().to_string());
+                Err(DistError::io(&dir)(std::io::Error::other(format!(
+                    "a symbolic link (to {target}); a plan's results are written only inside the plan"
+                ))))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Reads `dir/manifest.json` and checks that it is consistent.
     ///
     /// # Errors
     /// [`DistError::Io`] or [`DistError::BadPlan`].
     pub fn open(dir: &Path) -> Result<Plan, DistError> {
         let path = dir.join(MANIFEST);
-        let bytes = std::fs::read(&path).map_err(DistError::io(&path))?;
+        let bytes = read_plan_file(&path)?;
         let bad = |reason: String| DistError::BadPlan { path: path.clone(), line: None, reason };
         let manifest: Manifest =
             serde_json::from_slice(&bytes).map_err(|e| bad(format!("not a perft plan manifest: {e}")))?;
@@ -498,7 +525,7 @@ impl Plan {
     /// or an I/O error.
     pub fn read_unit(&self, entry: &UnitEntry) -> Result<Vec<UnitPosition>, DistError> {
         let path = self.dir.join(&entry.file);
-        let bytes = std::fs::read(&path).map_err(DistError::io(&path))?;
+        let bytes = read_plan_file(&path)?;
         let actual = Checksum::of(&bytes);
         if actual != entry.sha256 {
             return Err(DistError::UnitChecksum {
@@ -549,6 +576,13 @@ fn root_moves(root: &Board) -> Vec<String> {
 /// file name and at least one position, and the sums add up.
 fn check_manifest(manifest: &Manifest) -> Result<(), String> {
     let m = manifest;
+    if m.depth > crate::counting::MAX_DEPTH {
+        return Err(format!(
+            "depth {} is beyond {}, the deepest count accepted",
+            m.depth,
+            crate::counting::MAX_DEPTH
+        ));
+    }
     if m.ply == 0 || m.ply >= m.depth {
         return Err(format!("ply {} must be from 1 to depth - 1 (depth {})", m.ply, m.depth));
     }

@@ -10,7 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use super::journal::{JournalId, UnitJournal};
 use super::plan::{Plan, UnitEntry};
-use super::{Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES, OFFSET_VARIABLE};
+use super::{
+    Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES, MAX_PLAN_FILE_BYTES,
+    OFFSET_VARIABLE,
+};
 use crate::board::Board;
 use crate::counting::journal::count_resumable;
 use crate::counting::{perft_with, with_threads, CountOptions, Mode, PerftTable};
@@ -100,9 +103,9 @@ impl UnitResult {
         entry: &UnitEntry,
         keys: Keys,
     ) -> Result<Option<UnitResult>, ResultError> {
-        let text = match std::fs::read(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        let text = match crate::report::read::read_regular(path, MAX_PLAN_FILE_BYTES) {
+            Ok(Some(text)) => text,
+            Ok(None) => return Ok(None),
             Err(e) => return Err(ResultError::Unreadable(e)),
         };
         let result: UnitResult = serde_json::from_slice(&text).map_err(ResultError::NotAResult)?;
@@ -329,9 +332,15 @@ pub enum UnitOutcome {
 /// be had, or an I/O error on the journal or result.
 pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
     let plan = Plan::open(request.plan)?;
+    plan.check_results_dir()?;
     let entry = plan.unit(request.index.index, &request.index.name)?.clone();
     let positions = plan.read_unit(&entry)?;
     let path = plan.dir.join(entry.index.result_file(request.keys));
+    let journal_path = plan.dir.join(entry.index.journal_file(request.keys));
+    // Before any work: neither may be a FIFO, device or directory.
+    for file in [&path, &journal_path] {
+        crate::report::write::check_replaceable(file).map_err(DistError::io(file))?;
+    }
     let mut notes = Vec::new();
     match UnitResult::load(&path, &plan, &entry, request.keys) {
         Ok(Some(result)) => return Ok(UnitOutcome::AlreadyDone { path, result: Box::new(result) }),
@@ -353,7 +362,6 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
     for i in 0..positions.len() {
         board_at(i)?;
     }
-    let journal_path = plan.dir.join(entry.index.journal_file(request.keys));
     let id = JournalId {
         plan: plan.checksum.clone(),
         unit: entry.sha256.clone(),
@@ -405,7 +413,10 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
         seal: Checksum(String::new()),
     };
     result.seal();
-    crate::report::write_json_atomic(&path, &result).map_err(DistError::io(&path))?;
+    let mut bytes =
+        serde_json::to_vec_pretty(&result).map_err(|e| DistError::io(&path)(std::io::Error::other(e)))?;
+    bytes.push(b'\n');
+    crate::report::write::replace_atomic(&path, &bytes).map_err(DistError::io(&path))?;
     drop(journal);
     let _ = std::fs::remove_file(&journal_path);
     Ok(UnitOutcome::Finished { path, result: Box::new(result), notes })

@@ -13,6 +13,7 @@ pub mod check;
 pub mod compare;
 pub mod diff;
 pub mod machine;
+pub mod read;
 pub mod run;
 pub mod suite;
 pub mod write;

@@ -62,6 +62,16 @@ fn destination(path: &Path) -> std::io::Result<Destination> {
                     _ => target,
                 };
             }
+            // A dangling link's target is created, but not the directories
+            // leading to it: a link must not make this program build paths
+            // elsewhere.
+            _ if resolved != path && !parent_dir(&resolved).is_dir() => {
+                return Err(std::io::Error::other(format!(
+                    "{} is a symbolic link to {}, whose directory does not exist",
+                    path.display(),
+                    resolved.display()
+                )));
+            }
             _ => return Ok(Destination::Replace(resolved)),
         }
     }
@@ -98,17 +108,60 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         }
         Destination::Replace(target) => target,
     };
-    let dir = parent_dir(&target);
+    write_then_rename(&target, bytes)
+}
+
+/// Writes `bytes` to `path` atomically as [`write_atomic`] writes a regular
+/// file, but replaces what is at `path` itself: a symbolic link there is
+/// replaced by the file, never followed (files inside a shared directory,
+/// such as a plan's results, must not let a planted link redirect them),
+/// and anything else that is not a regular file is refused.
+///
+/// # Errors
+/// Any I/O error; [`std::io::ErrorKind::InvalidInput`] for a FIFO, device
+/// or directory at `path`.
+pub fn replace_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    check_replaceable(path)?;
+    write_then_rename(path, bytes)
+}
+
+/// Whether [`replace_atomic`] may replace what is at `path` (nothing, a
+/// regular file or a symbolic link), checked before a long run.
+///
+/// # Errors
+/// As [`replace_atomic`]'s refusal.
+pub fn check_replaceable(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(metadata) if metadata.is_file() || metadata.file_type().is_symlink() => {}
+        Ok(_) => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file (a FIFO, device or directory); refusing to replace it",
+            ))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to a new temporary file beside `target` (with the
+/// permissions of the regular file there, if any), flushes it to disk and
+/// renames it over `target`; missing parent directories are created.
+fn write_then_rename(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = parent_dir(target);
     std::fs::create_dir_all(&dir)?;
     let name = target.file_name().map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
     let (mut file, temp) = create_unique(&dir, &name)?;
     let result = (|| {
         file.write_all(bytes)?;
-        if let Ok(old) = std::fs::metadata(&target) {
-            file.set_permissions(old.permissions())?;
+        if let Ok(old) = std::fs::symlink_metadata(target) {
+            if old.is_file() {
+                file.set_permissions(old.permissions())?;
+            }
         }
         file.sync_all()?;
-        std::fs::rename(&temp, &target)
+        std::fs::rename(&temp, target)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);
@@ -228,6 +281,30 @@ mod tests {
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(left.len(), 2, "no temporary file left: {left:?}");
         check_writable(&path).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_only_into_existing_directories_and_replaced_where_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        // A dangling link into a directory that exists: its target is made.
+        let link = dir.path().join("report.json");
+        std::os::unix::fs::symlink(dir.path().join("target.json"), &link).unwrap();
+        write_atomic(&link, b"one").unwrap();
+        assert_eq!(std::fs::read(dir.path().join("target.json")).unwrap(), b"one");
+        // Into one that does not: refused, nothing made.
+        let far = dir.path().join("far.json");
+        std::os::unix::fs::symlink(dir.path().join("no/such/dir/x.json"), &far).unwrap();
+        let error = write_atomic(&far, b"two").unwrap_err().to_string();
+        assert!(error.contains("whose directory does not exist"), "{error}");
+        assert!(check_writable(&far).is_err());
+        assert!(!dir.path().join("no").exists());
+        // replace_atomic replaces the link itself and keeps its target.
+        replace_atomic(&link, b"three").unwrap();
+        assert_eq!(std::fs::read(dir.path().join("target.json")).unwrap(), b"one");
+        assert_eq!(std::fs::read(&link).unwrap(), b"three");
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_file());
+        assert!(replace_atomic(dir.path(), b"x").is_err(), "a directory is refused");
     }
 
     #[test]

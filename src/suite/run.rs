@@ -54,7 +54,7 @@ pub fn load_suite_file(path: &Path) -> Result<ParsedSuite, SuiteFileError> {
     if metadata.len() > MAX_SUITE_FILE_BYTES {
         return Err(SuiteFileError::TooLarge { path: path.to_path_buf(), bytes: metadata.len() });
     }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let bytes = crate::report::read::read_existing(path, MAX_SUITE_FILE_BYTES).map_err(io)?;
     Ok(parse_suite(&bytes))
 }
 
