@@ -435,3 +435,39 @@ fn uci_mode_greets_helps_and_refuses_a_bad_position() {
     assert_eq!(stdout.matches("not counting, the last position command failed").count(), 2, "{stdout}");
     assert_eq!(stdout.matches("Nodes searched: 20").count(), 1, "{stdout}");
 }
+
+#[test]
+fn uci_mode_survives_bad_bytes_huge_lines_and_half_valid_positions() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("perft"))
+        .arg("uci")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let mut stdin = child.stdin.take().unwrap();
+    // Written from a thread: the server answers while the huge line goes in.
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(b"position startpos moves e2e4\n\xff\xfe\xc3(\nisready\n").unwrap();
+        stdin.write_all(&vec![b'x'; 3 << 20]).unwrap();
+        stdin.write_all(b"\nisready\nposition startpos moves e7e5 e2e5\nd\nposition startpos moves e2e4 e7e5\nd\nquit\n").unwrap();
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.len() < 10_000, "nothing huge is echoed: {} bytes", stdout.len());
+    assert!(stdout.contains("info string a line that is not UTF-8 text was ignored"), "{stdout}");
+    assert!(stdout.contains("info string a line of 3145728 bytes was ignored"), "{stdout}");
+    assert_eq!(stdout.matches("readyok").count(), 2, "{stdout}");
+    // The failed position (e2e5 after e7e5 is illegal) leaves e2e4 whole.
+    let fens: Vec<&str> = stdout.lines().filter(|l| l.starts_with("Fen: ")).collect();
+    assert_eq!(
+        fens,
+        [
+            "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        ],
+        "{stdout}"
+    );
+}

@@ -4,7 +4,7 @@
 use std::io::{BufRead, Write};
 
 use anyhow::Result;
-use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
+use perft::board::{truncate_chars, Board, CastlingMode, FenOptions, STARTPOS_FEN};
 use perft::counting::{
     divide_with_progress, thread_pool, CountOptions, KeySet, Mode, PerftTable, MAX_THREADS,
 };
@@ -41,19 +41,24 @@ impl UciServer {
         };
         let options = FenOptions { castling: CastlingMode::from_chess960(self.chess960), relaxed: true };
         let mut board = Board::from_fen_with(&fen, options).map_err(|e| format!("bad FEN: {e}"))?;
-        // Like Stockfish, play the moves up to the first one that is not
-        // legal, and keep that position; then say what went wrong.
-        let mut problem = None;
-        if let Some((&"moves", moves)) = rest.split_first() {
-            for mv in moves {
-                if let Err(e) = board.play_uci(mv) {
-                    problem = Some(e.to_string());
-                    break;
+        match rest.split_first() {
+            None => {}
+            Some((&"moves", moves)) => {
+                for mv in moves {
+                    board.play_uci(mv).map_err(|e| e.to_string())?;
                 }
             }
+            Some((word, _)) => {
+                return Err(format!(
+                    "expected `moves` after the position, not {:?}",
+                    truncate_chars(word, 40)
+                ))
+            }
         }
+        // Only a position read whole replaces the one there: a failed
+        // command leaves the previous position as it was.
         self.board = board;
-        problem.map_or(Ok(()), Err)
+        Ok(())
     }
 
     fn perft(&mut self, depth: u32, out: &mut dyn Write) -> std::io::Result<()> {
@@ -108,6 +113,58 @@ const HELP: &str = "commands:
 /// Table size before any `setoption name Hash`, in MiB (Stockfish's default).
 const DEFAULT_HASH_MB: u64 = 16;
 
+/// The longest command line read, in bytes (a `position` with a thousand
+/// moves takes about 6 kB); a longer one is skipped, and said so.
+const MAX_COMMAND_BYTES: usize = 1 << 20;
+
+/// One line of input, read in bounded memory.
+enum Input {
+    /// A line, without its line ending.
+    Line(Vec<u8>),
+    /// A line longer than [`MAX_COMMAND_BYTES`], skipped: its length.
+    TooLong(usize),
+}
+
+/// The next line of `reader`, or `None` at the end of input; a line over
+/// [`MAX_COMMAND_BYTES`] is read through to its end without being kept.
+fn next_input(reader: &mut impl BufRead) -> std::io::Result<Option<Input>> {
+    let mut line = Vec::new();
+    let mut length = 0usize;
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok((length > 0).then(|| finish(line, length)));
+        }
+        let (taken, ended) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(end) => (end + 1, true),
+            None => (buffer.len(), false),
+        };
+        let part = &buffer[..taken - usize::from(ended)];
+        if length + part.len() <= MAX_COMMAND_BYTES {
+            line.extend_from_slice(part);
+        }
+        length += part.len();
+        reader.consume(taken);
+        if ended {
+            return Ok(Some(finish(line, length)));
+        }
+    }
+}
+
+fn finish(mut line: Vec<u8>, length: usize) -> Input {
+    if length > MAX_COMMAND_BYTES {
+        return Input::TooLong(length);
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Input::Line(line)
+}
+
 pub fn uci() -> Result<u8> {
     super::EXIT_ON_SIGNAL.store(true, std::sync::atomic::Ordering::SeqCst);
     let threads = output::threads(None)?;
@@ -129,8 +186,26 @@ pub fn uci() -> Result<u8> {
         env!("CARGO_PKG_VERSION")
     )?;
     out.flush()?;
-    for line in stdin.lock().lines() {
-        let line = line?;
+    let mut input = stdin.lock();
+    while let Some(read) = next_input(&mut input)? {
+        let line = match read {
+            Input::Line(bytes) => match String::from_utf8(bytes) {
+                Ok(line) => line,
+                Err(_) => {
+                    writeln!(out, "info string a line that is not UTF-8 text was ignored")?;
+                    out.flush()?;
+                    continue;
+                }
+            },
+            Input::TooLong(bytes) => {
+                writeln!(
+                    out,
+                    "info string a line of {bytes} bytes was ignored (at most {MAX_COMMAND_BYTES} are read)"
+                )?;
+                out.flush()?;
+                continue;
+            }
+        };
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
             None => {}
@@ -209,7 +284,11 @@ pub fn uci() -> Result<u8> {
                 )?;
             }
             Some("quit") => break,
-            Some(other) => writeln!(out, "Unknown command: '{other}'. Type help for more information.")?,
+            Some(other) => writeln!(
+                out,
+                "Unknown command: '{}'. Type help for more information.",
+                truncate_chars(other, 40)
+            )?,
         }
         out.flush()?;
     }
