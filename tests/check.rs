@@ -227,7 +227,9 @@ fn engines_without_a_divide_are_bisected_by_child_counts() {
 
 #[test]
 fn hanging_and_garbage_engines_are_survived() {
-    for (mode, needle) in [("hang", "no answer within"), ("garbage", "not a number")] {
+    for (mode, needle) in
+        [("hang", "no answer within"), ("midhang", "a2a3: 380\n    b2b3: 420"), ("garbage", "not a number")]
+    {
         let engine = format!("{mode}=uci:env FAKE_MODE={mode} {}", fake("uci-fake.sh"));
         let dir = tempfile::tempdir().unwrap();
         let suite = write(dir.path(), "s.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n8/8/8/8/8/8/8/K6k w - - ;D1 3\n");

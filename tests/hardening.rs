@@ -206,9 +206,15 @@ fn reports_write_through_links_fifos_and_devices() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     assert!(std::fs::read_to_string(&target).unwrap().contains("\"nodes\": 400"));
-    // A dangling link: its target is created.
+    // A dangling link: its target is created, but not the directories
+    // leading to it (checked before the count: nothing is counted).
     let dangling = dir.path().join("dangling.json");
     std::os::unix::fs::symlink("sub/new.json", &dangling).unwrap();
+    let output = run(bin().args(["run", "1", "-q", "--json"]).arg(&dangling), 30);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("whose directory does not exist"), "{}", text(&output.stderr));
+    assert!(!dir.path().join("sub").exists());
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
     let output = run(bin().args(["run", "1", "-q", "--json"]).arg(&dangling), 30);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert!(std::fs::read_to_string(dir.path().join("sub/new.json")).unwrap().contains("\"nodes\": 20"));
@@ -630,4 +636,35 @@ fn a_flood_of_bad_suite_lines_prints_a_few_and_counts_the_rest() {
     assert_eq!(report["summary"]["errors"], 1_000_000);
     assert_eq!(report["errors"].as_array().unwrap().len(), 1001);
     assert!(std::fs::metadata(&json).unwrap().len() < 1 << 20);
+}
+
+/// A FIFO as a report path that nobody reads, or whose reader never reads,
+/// holds the program at most `FIFO_WAIT` (10 s) at each step, then is an
+/// error (exit 2) with the counts already printed.
+#[test]
+fn a_fifo_nobody_reads_is_given_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("report.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let start = Instant::now();
+    let output = run(bin().args(["run", "3", "-q", "--json"]).arg(&fifo), 60);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout).trim(), "8902", "the count is printed first");
+    assert!(text(&output.stderr).contains("nothing read the FIFO"), "{}", text(&output.stderr));
+    assert!(start.elapsed() < Duration::from_secs(30), "took {:?}", start.elapsed());
+
+    // A reader that opens the FIFO and never reads: a report larger than
+    // the pipe's buffer stops being taken.
+    let stalled = Command::new("sh").arg("-c").arg("exec sleep 60 < \"$0\"").arg(&fifo).spawn().unwrap();
+    let start = Instant::now();
+    let output = run(
+        bin().args(["suite", "positions/marcel-random.perft", "--max-depth", "1", "--json"]).arg(&fifo),
+        60,
+    );
+    let mut stalled = stalled;
+    let _ = stalled.kill();
+    let _ = stalled.wait();
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("nothing read the FIFO"), "{}", text(&output.stderr));
+    assert!(start.elapsed() < Duration::from_secs(40), "took {:?}", start.elapsed());
 }

@@ -98,10 +98,7 @@ fn parent_dir(path: &Path) -> PathBuf {
 /// Any I/O error; the temporary file is removed on failure.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let target = match destination(path)? {
-        Destination::InPlace => {
-            let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
-            return file.write_all(bytes).and_then(|()| file.flush());
-        }
+        Destination::InPlace => return write_in_place(path, bytes),
         Destination::Append => {
             let mut file = std::fs::OpenOptions::new().append(true).open(path)?;
             return file.write_all(bytes).and_then(|()| file.flush());
@@ -109,6 +106,70 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Destination::Replace(target) => target,
     };
     write_then_rename(&target, bytes)
+}
+
+/// How long a write into a FIFO waits for a reader to open it and to take
+/// what is written: a FIFO nobody reads must not hold the program forever.
+pub const FIFO_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Writes `bytes` into what exists at `path` and is not a regular file: a
+/// device is written as it is; a FIFO is opened without blocking, waiting
+/// at most [`FIFO_WAIT`] for a reader to appear and at most that long again
+/// each time it stops taking what is written.
+fn write_in_place(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if std::fs::metadata(path)?.file_type().is_fifo() {
+            return write_fifo(path, bytes);
+        }
+    }
+    let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+    file.write_all(bytes).and_then(|()| file.flush())
+}
+
+#[cfg(unix)]
+fn write_fifo(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let no_reader = || {
+        std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!("nothing read the FIFO {} within {} s", path.display(), FIFO_WAIT.as_secs()),
+        )
+    };
+    // Opening a FIFO for writing without blocking fails (ENXIO) until a
+    // reader has it open.
+    let deadline = std::time::Instant::now() + FIFO_WAIT;
+    let mut file = loop {
+        match std::fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK).open(path) {
+            Ok(file) => break file,
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) && std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => return Err(no_reader()),
+            Err(e) => return Err(e),
+        }
+    };
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match file.write(rest) {
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                let mut poll = libc::pollfd { fd: file.as_raw_fd(), events: libc::POLLOUT, revents: 0 };
+                let millis = FIFO_WAIT.as_millis() as i32;
+                // SAFETY: `poll` reads and writes only the one pollfd we
+                // pass, for a descriptor `file` keeps open. It buys a write
+                // that waits for the reader at most FIFO_WAIT.
+                if unsafe { libc::poll(&mut poll, 1, millis) } == 0 {
+                    return Err(no_reader());
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Writes `bytes` to `path` atomically as [`write_atomic`] writes a regular

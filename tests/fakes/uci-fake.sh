@@ -6,6 +6,7 @@
 #   honest   answers correctly
 #   crash    dies (SIGSEGV) instead of answering
 #   hang     never answers
+#   midhang  prints two lines of its divide, then never answers
 #   liar     reports one node too many
 #   garbage  prints binary junk and an unreadable total
 #   slowstart  takes 3 s to answer `uci`
@@ -34,6 +35,7 @@ while IFS= read -r line; do
                 case "$mode" in
                     crash) kill -SEGV $$ ;;
                     hang) sleep 1000 ;;
+                    midhang) echo "a2a3: 380"; echo "b2b3: 420"; sleep 1000 ;;
                     garbage) printf '\x01\xff\xfe garbage \x00 here\n'; echo "Nodes searched: lots"; continue ;;
                     flood) while :; do echo "a2a3: 1"; done ;;
                     spam) while :; do echo "info string spam"; sleep 0.002; done ;;
