@@ -471,3 +471,37 @@ fn uci_mode_survives_bad_bytes_huge_lines_and_half_valid_positions() {
         "{stdout}"
     );
 }
+
+#[test]
+fn every_bundled_file_passes_with_the_default_settings() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "epd" || e == "perft"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 11, "{files:?}");
+    for file in files {
+        // Capped to keep the test short; nothing else is set.
+        let output =
+            perft().args(["suite", "--no-json", "--max-nodes", "1000000"]).arg(&file).output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}: {stdout}{}",
+            file.display(),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(stdout.contains(" 0 failed, 0 errors"), "{}: {stdout}", file.display());
+    }
+    // --strict refuses the impossible positions the defaults count.
+    let output = perft()
+        .args(["suite", "--no-json", "--strict", "--max-nodes", "1000"])
+        .arg(dir.join("standard.epd"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("standard.epd:51: illegal position"));
+}

@@ -359,10 +359,14 @@ pub struct SelectionArgs {
     /// Skip checks whose expected count exceeds N.
     #[arg(long, value_name = "N")]
     pub max_nodes: Option<u128>,
-    /// Accept impossible-but-playable positions (such as those of
-    /// tricky.perft).
-    #[arg(long)]
+    /// Count impossible-but-playable positions (such as those of
+    /// tricky.perft) without the note they get by default.
+    #[arg(long, conflicts_with = "strict")]
     pub relaxed: bool,
+    /// Refuse impossible-but-playable positions (too much material,
+    /// impossible checks or castling rights) as errors.
+    #[arg(long)]
+    pub strict: bool,
     /// Read every position's castling the Chess960 way (otherwise detected
     /// from the castling field and the placement).
     #[arg(long)]
@@ -388,6 +392,7 @@ impl SelectionArgs {
         perft::suite::SuiteOptions {
             castling: perft::board::CastlingMode::from_chess960(self.chess960),
             relaxed: self.relaxed,
+            strict: self.strict,
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
             fail_fast: self.fail_fast,

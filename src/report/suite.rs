@@ -82,8 +82,11 @@ pub struct SuiteSettings {
     /// Checks expecting more nodes than this were skipped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_nodes: Option<u128>,
-    /// Impossible-but-playable positions accepted.
+    /// Impossible-but-playable positions accepted without a note.
     pub relaxed: bool,
+    /// Impossible-but-playable positions refused.
+    #[serde(default)]
+    pub strict: bool,
     /// Chess960 castling forced for every position.
     pub chess960: bool,
     /// The run stopped at the first mismatch.

@@ -58,14 +58,21 @@ pub fn load_suite_file(path: &Path) -> Result<ParsedSuite, SuiteFileError> {
     Ok(parse_suite(&bytes))
 }
 
-/// How a suite is run (by default: detected castling, strict, no limits,
-/// bulk counting).
+/// At most this many positions per file are named as counted although
+/// impossible; the others are counted in one note.
+const MAX_IMPOSSIBLE_NOTES: usize = 10;
+
+/// How a suite is run (by default: detected castling, impossible positions
+/// counted with a note, no limits, bulk counting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct SuiteOptions {
     /// Castling notation of the positions (detected by default).
     pub castling: CastlingMode,
-    /// Accept impossible-but-playable positions.
+    /// Accept impossible-but-playable positions without a note.
     pub relaxed: bool,
+    /// Refuse impossible-but-playable positions (by default they are
+    /// counted, with a note saying why they are impossible).
+    pub strict: bool,
     /// Skip depths above this.
     pub max_depth: Option<u32>,
     /// Skip checks expecting more nodes than this.
@@ -90,6 +97,7 @@ impl From<&SuiteOptions> for crate::report::SuiteSettings {
             max_depth: options.max_depth,
             max_nodes: options.max_nodes,
             relaxed: options.relaxed,
+            strict: options.strict,
             chess960: options.castling == CastlingMode::Chess960,
             fail_fast: options.fail_fast,
             skip_chess960: options.skip_chess960,
@@ -264,9 +272,30 @@ impl SuitePlan {
             });
         }
         let mut bad_positions = 0;
+        let mut impossible = 0;
         let mut unlisted = parsed.unlisted_errors;
+        let relaxed = FenOptions { relaxed: true, ..fen_options };
         for entry in parsed.entries {
-            let board = match Board::from_fen_with(&entry.fen, fen_options) {
+            let read = Board::from_fen_with(&entry.fen, fen_options).or_else(|e| {
+                // Impossible in a real game but playable (the published
+                // suites hold a few on purpose): counted, with a note.
+                if fen_options.relaxed || options.strict {
+                    return Err(e);
+                }
+                let board = Board::from_fen_with(&entry.fen, relaxed).map_err(|_| e.clone())?;
+                impossible += 1;
+                if impossible <= MAX_IMPOSSIBLE_NOTES {
+                    self.warnings.push(SuiteError {
+                        file: file.name.clone(),
+                        line: entry.line,
+                        message: format!(
+                            "impossible in a real game, counted anyway (--strict refuses it): {e}"
+                        ),
+                    });
+                }
+                Ok(board)
+            });
+            let board = match read {
                 Ok(board) => board,
                 Err(e) => {
                     // Kept only while they can be listed: a file of bad
@@ -320,6 +349,16 @@ impl SuitePlan {
             if checks > 0 {
                 self.checks_per_position.push(checks);
             }
+        }
+        if impossible > MAX_IMPOSSIBLE_NOTES {
+            self.warnings.push(SuiteError {
+                file: file.name.clone(),
+                line: 0,
+                message: format!(
+                    "{} more positions impossible in a real game were counted (--strict refuses them)",
+                    impossible - MAX_IMPOSSIBLE_NOTES
+                ),
+            });
         }
         unlisted
     }
