@@ -2,11 +2,11 @@
 //! statistics needed to compare two runs honestly.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::board::{Board, CastlingMode, FenError, FenOptions};
 use crate::counting::{perft_with, CountOptions, Mode};
-use crate::report::{BenchEntry, Timings};
+use crate::report::{BenchEntry, Spread, Timings};
 use crate::suite::{LineError, ParsedSuite};
 
 /// One position of a benchmark set.
@@ -97,63 +97,76 @@ pub fn stats(samples: &[f64]) -> Timings {
     }
 }
 
+/// How long each timed sample lasts at least, by default: long enough that
+/// timer resolution, scheduling and frequency changes stay small beside it.
+pub const DEFAULT_SAMPLE_TIME: Duration = Duration::from_millis(500);
+
 /// Runs the benchmark on the current rayon pool: a warm-up pass one ply
 /// shallower, then `repeat` rounds over all positions (position by
-/// position within a round, so slow drift affects all alike). `progress` is
-/// called after each timed run with the position's index and the seconds.
-/// Once `stop` is raised no further run starts; positions never timed are
-/// left out of the result.
+/// position within a round, so slow drift affects all alike). In each round
+/// a position is counted again and again until the sample has lasted
+/// `sample_time`; the sample is the time per count. `progress` is called
+/// after each sample with the position's index and its seconds per count.
+/// Once `stop` is raised no further count starts; positions never timed
+/// are left out of the result.
 pub fn run_bench(
     positions: &[BenchPosition],
     repeat: usize,
+    sample_time: Duration,
     mode: Mode,
     stop: Option<&AtomicBool>,
     progress: &dyn Fn(usize, f64),
 ) -> Vec<BenchEntry> {
     let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let search = CountOptions { stop, ..CountOptions::new(mode) };
     for position in positions {
         if stopped() {
             break;
         }
-        perft_with(
-            &position.board,
-            position.depth.saturating_sub(1),
-            &CountOptions { stop, ..CountOptions::new(mode) },
-        );
+        perft_with(&position.board, position.depth.saturating_sub(1), &search);
     }
     let mut samples = vec![Vec::with_capacity(repeat); positions.len()];
+    let mut runs = vec![Vec::with_capacity(repeat); positions.len()];
     let mut nodes = vec![0u128; positions.len()];
-    for _ in 0..repeat.max(1) {
+    let mut all_agree = vec![true; positions.len()];
+    'rounds: for _ in 0..repeat.max(1) {
         for (i, position) in positions.iter().enumerate() {
-            if stopped() {
-                break;
-            }
             let start = Instant::now();
-            let search = CountOptions { stop, ..CountOptions::new(mode) };
-            let Some(count) = perft_with(&position.board, position.depth, &search) else { break };
-            nodes[i] = count;
-            let seconds = start.elapsed().as_secs_f64();
+            let mut count_runs = 0u32;
+            while count_runs == 0 || start.elapsed() < sample_time {
+                if stopped() {
+                    break 'rounds;
+                }
+                let Some(count) = perft_with(&position.board, position.depth, &search) else { break 'rounds };
+                all_agree[i] &= count == position.expected;
+                nodes[i] = count;
+                count_runs += 1;
+            }
+            let seconds = start.elapsed().as_secs_f64() / f64::from(count_runs);
             samples[i].push(seconds);
+            runs[i].push(count_runs);
             progress(i, seconds);
         }
     }
+    let timed: Vec<bool> = samples.iter().map(|s| !s.is_empty()).collect();
     positions
         .iter()
-        .zip(samples)
-        .zip(nodes)
-        .filter(|((_, samples), _)| !samples.is_empty())
-        .map(|((position, samples), nodes)| {
-            let seconds = stats(&samples);
+        .enumerate()
+        .filter(|&(i, _)| timed[i])
+        .map(|(i, position)| {
+            let seconds = stats(&samples[i]);
             BenchEntry {
                 id: position.id.clone(),
                 fen: position.fen.clone(),
                 depth: position.depth,
-                nodes,
+                nodes: nodes[i],
                 expected: position.expected,
-                ok: nodes == position.expected,
-                nodes_per_second: crate::report::nodes_per_second(nodes, seconds.median),
+                ok: all_agree[i],
+                nodes_per_second: crate::report::nodes_per_second(nodes[i], seconds.median),
                 seconds,
-                samples,
+                spread: Spread::of(&samples[i]),
+                samples: std::mem::take(&mut samples[i]),
+                runs: std::mem::take(&mut runs[i]),
             }
         })
         .collect()

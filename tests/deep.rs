@@ -358,7 +358,7 @@ fn ctrl_c_during_bench_and_check_reports_what_finished() {
     let json = dir.path().join("bench.json");
     let set_arg = set.to_str().unwrap();
     let (stdout, code, report) = interrupted_run(
-        &["bench", "--positions", set_arg, "--repeat", "100000"],
+        &["bench", "--positions", set_arg, "--repeat", "100000", "--sample-time", "0.05"],
         &json,
         Duration::from_millis(1500),
     );

@@ -51,7 +51,7 @@ fn bench_reports_statistics_and_verifies_counts() {
     let set = positions(dir.path());
     let report = dir.path().join("bench.json");
     let output = perft()
-        .args(["bench", "--repeat", "3", "--positions"])
+        .args(["bench", "--repeat", "3", "--sample-time", "0.05", "--positions"])
         .arg(&set)
         .arg("--json")
         .arg(&report)
@@ -59,7 +59,7 @@ fn bench_reports_statistics_and_verifies_counts() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("bulk counting, hash off, 1 thread, 3 rounds"), "{stdout}");
+    assert!(stdout.contains("bulk counting, hash off, 1 thread, 3 samples of at least 0.05 s"), "{stdout}");
     let r = json(&report);
     assert_eq!(r["kind"], "bench");
     assert_eq!(r["bench_set_version"], "test-1");
@@ -80,12 +80,31 @@ fn bench_reports_statistics_and_verifies_counts() {
     );
     assert!(min <= median && median <= max && min > 0.0);
     assert_eq!(r["total"]["nodes"], 197281 + 97862 + 12189);
+    assert_eq!(r["sample_time"], 0.05);
+    // Each sample repeats the count until it has lasted the sample time;
+    // its time is per count, with its spread.
+    for position in r["positions"].as_array().unwrap() {
+        let samples = position["samples"].as_array().unwrap();
+        let runs = position["runs"].as_array().unwrap();
+        assert_eq!(samples.len(), runs.len());
+        for (seconds, runs) in samples.iter().zip(runs) {
+            assert!(seconds.as_f64().unwrap() * runs.as_f64().unwrap() >= 0.05, "{position}");
+        }
+        let spread = &position["spread"];
+        assert!(spread["mean"].as_f64().unwrap() > 0.0, "{position}");
+        assert!(spread["ci95_percent"].as_f64().unwrap() >= 0.0, "{position}");
+    }
+    assert!(r["positions"][2]["runs"][0].as_u64().unwrap() > 1, "the small chess960 count repeats");
+    assert_eq!(r["total"]["samples"].as_array().unwrap().len(), 3);
 
     // A wrong expected count fails the bench.
     let wrong = dir.path().join("wrong.epd");
     std::fs::write(&wrong, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D3 8903\n").unwrap();
-    let output =
-        perft().args(["bench", "--repeat", "1", "--no-json", "--positions"]).arg(&wrong).output().unwrap();
+    let output = perft()
+        .args(["bench", "--repeat", "1", "--sample-time", "0", "--no-json", "--positions"])
+        .arg(&wrong)
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stdout).contains("FAIL"));
 }
@@ -224,6 +243,11 @@ fn scale_times(r: &mut Value, factor: f64) {
             let v = p["seconds"][key].as_f64().unwrap();
             p["seconds"][key] = (v * factor).into();
         }
+        if let Some(samples) = p.get_mut("samples").and_then(Value::as_array_mut) {
+            for sample in samples {
+                *sample = (sample.as_f64().unwrap() * factor).into();
+            }
+        }
         let nps = p["nodes_per_second"].as_f64().unwrap();
         p["nodes_per_second"] = (nps / factor).into();
     }
@@ -250,22 +274,39 @@ fn diff_flags_count_changes_and_regressions_and_refuses_other_machines() {
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("REGRESSION"), "{out}");
 
-    // 3% slower is under the 5% threshold; 20% over a 25% threshold too.
-    let (code, out) = run(&bench_report(dir.path(), "s3.json", |r| scale_times(r, 1.03)), &[]);
+    // 1% slower is under the 2% threshold; 3% slower with samples 1% apart
+    // is past both threshold and noise; 20% under a 25% threshold is not.
+    let (code, out) = run(&bench_report(dir.path(), "s1.json", |r| scale_times(r, 1.01)), &[]);
     assert_eq!(code, Some(0), "{out}");
+    let (code, out) = run(&bench_report(dir.path(), "s3.json", |r| scale_times(r, 1.03)), &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("REGRESSION"), "{out}");
     let (code, out) =
         run(&bench_report(dir.path(), "s20.json", |r| scale_times(r, 1.2)), &["--threshold", "25"]);
     assert_eq!(code, Some(0), "{out}");
 
-    // Slower medians whose min-max ranges overlap are not flagged.
+    // 20% slower medians amid samples that vary by half are noise.
     let noisy = bench_report(dir.path(), "noisy.json", |r| {
         scale_times(r, 1.2);
         for p in timed_entries(r) {
-            p["seconds"]["min"] = (p["seconds"]["min"].as_f64().unwrap() / 2.0).into();
+            let median = p["seconds"]["median"].as_f64().unwrap();
+            p["samples"] = serde_json::json!([median * 0.5, median, median * 1.5]);
+            p["seconds"]["min"] = (median * 0.5).into();
         }
     });
     let (code, out) = run(&noisy, &[]);
     assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("within noise"), "{out}");
+    // With one sample (`--repeat 1`) the min-max ranges decide.
+    let one_sample = bench_report(dir.path(), "one-sample.json", |r| {
+        scale_times(r, 1.5);
+        for p in timed_entries(r) {
+            p["samples"] = serde_json::json!([p["seconds"]["median"]]);
+        }
+    });
+    let (code, out) = run(&one_sample, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("REGRESSION"), "{out}");
 
     let miscount = bench_report(dir.path(), "miscount.json", |r| r["positions"][1]["nodes"] = 12345.into());
     let (code, out) = run(&miscount, &[]);
@@ -395,6 +436,9 @@ fn diff_refuses_different_suites_and_compares_compare_reports() {
         for key in ["min", "median", "max"] {
             let v = r["seconds"][key].as_f64().unwrap();
             r["seconds"][key] = (v * 2.0).into();
+        }
+        for sample in r["samples"].as_array_mut().unwrap() {
+            *sample = (sample.as_f64().unwrap() * 2.0).into();
         }
         if let Some(nps) = r["nodes_per_second"].as_f64() {
             r["nodes_per_second"] = (nps / 2.0).into();

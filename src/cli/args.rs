@@ -22,10 +22,13 @@ Exit status:
   130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)";
 
 const DIFF_HELP: &str = "\
-Compares two bench, suite or compare reports. Speed changes are flagged only past
---threshold and when the min-max time ranges of the two reports do not overlap. Reports from
-different machines, modes, thread counts or bench-set versions, and suite reports of
-different checks, are refused unless --force.
+Compares two reports of the same kind: bench, suite, or compare (another engine's speed before
+and after a change). Counts that changed are listed. A speed change is a REGRESSION (or
+`faster`) only past --threshold and past the noise: when both reports kept several samples
+(bench, compare), Welch's t-test on them at 95%; otherwise the min-max ranges must not overlap.
+A change past the threshold but not past the noise is reported as `within noise`. Reports from
+different machines, CPU kernels, modes, thread counts or bench-set versions, and suite reports
+of different checks, are refused unless --force.
 
 Exit status:
   0  no count changed and no regression
@@ -319,19 +322,34 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// Write a JSON report to FILE (`-` for stdout); without FILE, to
-    /// results/run-<timestamp>.json.
-    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "", conflicts_with = "no_json")]
-    pub json: Option<PathBuf>,
-    /// Write no JSON report (the default for `run`; accepted as elsewhere).
+    /// results/run-<timestamp>.json (`$PERFT_RESULTS` instead of results/).
+    /// Reports are written only when asked (`bench` always writes one).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "no_json")]
+    pub json: Option<Option<PathBuf>>,
+    /// Write no JSON report (the default; accepted for scripts).
     #[arg(long)]
     pub no_json: bool,
 }
 
 impl RunArgs {
     /// Settles the depth: the argument or `--depth`, else a number that
-    /// `--moves` took in (`--moves e2e4 e7e5 3`: the 3 is the depth).
+    /// `--moves` took in (`--moves e2e4 e7e5 3`: the 3 is the depth), or
+    /// that `--json` took as its file (`--json 3`: a report, depth 3).
     pub fn resolve(mut self) -> Result<Self, String> {
-        let trailing_number = self.position.moves.last().filter(|m| m.bytes().all(|b| b.is_ascii_digit()));
+        let is_number = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+        if self.depth_argument.or(self.depth_option).is_none() {
+            let json_number =
+                self.json.as_ref().and_then(|j| j.as_ref()).and_then(|p| p.to_str()).filter(|p| is_number(p));
+            if let Some(number) = json_number {
+                self.depth_argument = Some(
+                    number.parse().ok().filter(|d| *d <= perft::counting::MAX_DEPTH).ok_or_else(|| {
+                        format!("depth {number} is beyond the {} plies supported", perft::counting::MAX_DEPTH)
+                    })?,
+                );
+                self.json = Some(None);
+            }
+        }
+        let trailing_number = self.position.moves.last().filter(|m| is_number(m));
         let depth = match (self.depth_argument.or(self.depth_option), trailing_number) {
             (Some(depth), _) => depth,
             (None, Some(number)) => {
@@ -422,11 +440,12 @@ pub struct SuiteArgs {
     /// second table indexed by the second key set).
     #[arg(long, value_name = "MB")]
     pub hash: Option<u64>,
-    /// Write the JSON report to FILE (`-` for stdout) instead of
-    /// results/suite-<timestamp>.json.
-    #[arg(long, value_name = "FILE", conflicts_with = "no_json")]
-    pub json: Option<PathBuf>,
-    /// Do not write a JSON report.
+    /// Write a JSON report to FILE (`-` for stdout); without FILE, to
+    /// results/suite-<timestamp>.json (`$PERFT_RESULTS` instead of results/).
+    /// Reports are written only when asked (`bench` always writes one).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "no_json")]
+    pub json: Option<Option<PathBuf>>,
+    /// Write no JSON report (the default; accepted for scripts).
     #[arg(long)]
     pub no_json: bool,
 }
@@ -437,9 +456,13 @@ pub struct BenchArgs {
     /// it lists [default: the bundled positions/bench.epd].
     #[arg(long, value_name = "FILE")]
     pub positions: Option<PathBuf>,
-    /// Timed rounds.
+    /// Timed rounds: samples per position.
     #[arg(long, short = 'r', value_name = "R", default_value_t = 5)]
     pub repeat: usize,
+    /// Least seconds of one sample: a position is counted again and again
+    /// until its sample has lasted this long.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.5)]
+    pub sample_time: f64,
     /// Worker threads.
     #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
     pub threads: usize,
@@ -447,10 +470,12 @@ pub struct BenchArgs {
     #[arg(long)]
     pub full: bool,
     /// Write the JSON report to FILE (`-` for stdout) instead of
-    /// results/bench-<timestamp>.json.
-    #[arg(long, value_name = "FILE", conflicts_with = "no_json")]
-    pub json: Option<PathBuf>,
-    /// Do not write a JSON report.
+    /// results/bench-<timestamp>.json (`$PERFT_RESULTS` instead of
+    /// results/): a bench always writes its report, so that the history of
+    /// its runs stays in one place for `perft diff` and `perft report`.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "no_json")]
+    pub json: Option<Option<PathBuf>>,
+    /// Write no JSON report.
     #[arg(long)]
     pub no_json: bool,
 }
@@ -484,11 +509,12 @@ pub struct CompareArgs {
     /// option).
     #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
     pub threads: usize,
-    /// Write the JSON report to FILE (`-` for stdout) instead of
-    /// results/compare-<timestamp>.json.
-    #[arg(long, value_name = "FILE", conflicts_with = "no_json")]
-    pub json: Option<PathBuf>,
-    /// Do not write a JSON report.
+    /// Write a JSON report to FILE (`-` for stdout); without FILE, to
+    /// results/compare-<timestamp>.json (`$PERFT_RESULTS` instead of results/).
+    /// Reports are written only when asked (`bench` always writes one).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "no_json")]
+    pub json: Option<Option<PathBuf>>,
+    /// Write no JSON report (the default; accepted for scripts).
     #[arg(long)]
     pub no_json: bool,
 }
@@ -516,8 +542,9 @@ pub struct DiffArgs {
     /// The later report.
     #[arg(value_name = "NEW.json")]
     pub new: PathBuf,
-    /// Slowdown, in percent of the median speed, that counts as a regression.
-    #[arg(long, value_name = "PCT", default_value_t = 5.0)]
+    /// Smallest change, in percent of the median speed, that is flagged
+    /// (when it is also past the noise).
+    #[arg(long, value_name = "PCT", default_value_t = 2.0)]
     pub threshold: f64,
     /// Compare reports from different machines, modes or thread counts.
     #[arg(long)]
@@ -566,11 +593,12 @@ pub struct CheckArgs {
     pub jobs: usize,
     #[command(flatten)]
     pub patterns: PatternArgs,
-    /// Write the JSON report to FILE (`-` for stdout) instead of
-    /// results/check-<timestamp>.json.
-    #[arg(long, value_name = "FILE", conflicts_with = "no_json")]
-    pub json: Option<PathBuf>,
-    /// Do not write a JSON report.
+    /// Write a JSON report to FILE (`-` for stdout); without FILE, to
+    /// results/check-<timestamp>.json (`$PERFT_RESULTS` instead of results/).
+    /// Reports are written only when asked (`bench` always writes one).
+    #[arg(long, value_name = "FILE", num_args = 0..=1, conflicts_with = "no_json")]
+    pub json: Option<Option<PathBuf>>,
+    /// Write no JSON report (the default; accepted for scripts).
     #[arg(long)]
     pub no_json: bool,
 }

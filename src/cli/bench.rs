@@ -43,13 +43,35 @@ pub fn load_positions(path: Option<&Path>) -> Result<BenchSet> {
     Ok(BenchSet { positions, name, version: bench_set_version(&bytes) })
 }
 
+/// Counts per sample, as `4` or `3-5`.
+fn runs(runs: &[u32]) -> String {
+    match (runs.iter().min(), runs.iter().max()) {
+        (Some(low), Some(high)) if low == high => low.to_string(),
+        (Some(low), Some(high)) => format!("{low}-{high}"),
+        _ => String::new(),
+    }
+}
+
+/// The confidence interval's half-width, as `0.8%`, or `-` with one sample.
+fn spread(spread: &perft::report::Spread) -> String {
+    if spread.ci95_percent > 0.0 {
+        format!("{:.1}%", spread.ci95_percent)
+    } else {
+        "-".into()
+    }
+}
+
 pub fn bench(args: BenchArgs) -> Result<u8> {
     output::threads(Some(args.threads))?;
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
+    if !(args.sample_time.is_finite() && (0.0..=3600.0).contains(&args.sample_time)) {
+        bail!("--sample-time must be 0 to 3600 seconds");
+    }
+    let sample_time = std::time::Duration::from_secs_f64(args.sample_time);
     let BenchSet { positions, name: set_name, version } = load_positions(args.positions.as_deref())?;
-    let target = ReportTarget::resolve(args.json.as_deref(), "bench", !args.no_json)?;
+    let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "bench", !args.no_json)?;
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
 
     let bar = output::progress_bar(
@@ -58,7 +80,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
         true,
     );
     let entries = with_threads(args.threads, || {
-        run_bench(&positions, args.repeat, mode, Some(&INTERRUPTED), &|i, seconds| {
+        run_bench(&positions, args.repeat, sample_time, mode, Some(&INTERRUPTED), &|i, seconds| {
             bar.inc(1);
             bar.set_message(format!("{} {seconds:.3} s", positions[i].id));
         })
@@ -75,16 +97,18 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     let mut table = Table::new();
     table.load_style(UTF8_FULL_CONDENSED);
-    table.set_header(["position", "depth", "nodes", "min s", "median s", "max s", "Mnps"]);
+    table.set_header(["position", "depth", "nodes", "runs", "min s", "median s", "max s", "± 95%", "Mnps"]);
     let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
     for e in &entries {
         table.add_row([
             Cell::new(&e.id),
             right(e.depth.to_string()),
             right(e.nodes.to_string()),
-            right(format!("{:.3}", e.seconds.min)),
-            right(format!("{:.3}", e.seconds.median)),
-            right(format!("{:.3}", e.seconds.max)),
+            right(runs(&e.runs)),
+            right(format!("{:.4}", e.seconds.min)),
+            right(format!("{:.4}", e.seconds.median)),
+            right(format!("{:.4}", e.seconds.max)),
+            right(spread(&e.spread)),
             right(format!("{:.1}", e.nodes_per_second / 1e6)),
         ]);
     }
@@ -92,19 +116,23 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
         Cell::new("total"),
         Cell::new(""),
         right(total.nodes.to_string()),
-        right(format!("{:.3}", total.seconds.min)),
-        right(format!("{:.3}", total.seconds.median)),
-        right(format!("{:.3}", total.seconds.max)),
+        Cell::new(""),
+        right(format!("{:.4}", total.seconds.min)),
+        right(format!("{:.4}", total.seconds.median)),
+        right(format!("{:.4}", total.seconds.max)),
+        right(spread(&total.spread)),
         right(format!("{:.1}", total.nodes_per_second / 1e6)),
     ]);
     writeln!(out, "{table}")?;
     writeln!(
         out,
-        "bench set {set_name} ({version}), {} counting, hash off, {} thread{}, {} rounds after a warm-up",
+        "bench set {set_name} ({version}), {} counting, hash off, {} thread{}, {} samples of at least {} s \
+         per position after a warm-up (times are per count; ± 95%: the confidence interval of the mean)",
         mode.name(),
         args.threads,
         if args.threads == 1 { "" } else { "s" },
-        args.repeat
+        args.repeat,
+        args.sample_time
     )?;
     if interrupted {
         writeln!(
@@ -127,6 +155,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
             threads: args.threads,
             mode,
             repeat: args.repeat,
+            sample_time: args.sample_time,
             warmup: "one pass over all positions one ply shallower".into(),
             positions: entries,
             total,

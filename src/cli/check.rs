@@ -105,14 +105,17 @@ fn describe(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<()> {
 /// At most this many engine processes at once (`--jobs`).
 const MAX_JOBS: usize = 64;
 
-pub fn check(args: CheckArgs) -> Result<u8> {
+pub fn check(mut args: CheckArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
+    if let Some(file) = output::json_takes_positional(&mut args.json, output::looks_like_a_suite) {
+        args.files.insert(0, file);
+    }
     let timeout = output::timeout(args.timeout)?;
     if !(1..=MAX_JOBS).contains(&args.jobs) {
         bail!("--jobs must be 1 to {MAX_JOBS}");
     }
     let (name, spec) = parse_engine(&args.engine, &args.patterns)?;
-    let target = ReportTarget::resolve(args.json.as_deref(), "check", !args.no_json)?;
+    let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "check", false)?;
     // Presets of programs that cannot read Chess960 skip those positions.
     let no_chess960 = spec.chess960 == Some(false);
     let mut options = args.selection.options(Mode::Bulk, args.depth);
@@ -188,6 +191,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
     }
     print_summary(&mut out, &name, &summary, outcome.interrupted)?;
     let code = exit_status(summary.failed > 0, summary.errors > 0, outcome.interrupted);
+    let counted = summary.passed + summary.failed > 0;
     if let Some(target) = target {
         let report = CheckReport {
             header: ReportHeader::of::<CheckReport>(),
@@ -198,7 +202,7 @@ pub fn check(args: CheckArgs) -> Result<u8> {
             summary,
             interrupted: outcome.interrupted,
         };
-        target.write(&report, &mut out)?;
+        target.write_if_counted(counted, &report, &mut out)?;
     }
     out.flush()?;
     Ok(code)

@@ -141,7 +141,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     if positions.is_empty() {
         bail!("no positions left to compare (--skip-chess960 skipped all {before})");
     }
-    let target = ReportTarget::resolve(args.json.as_deref(), "compare", !args.no_json)?;
+    let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "compare", false)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     for note in output::pattern_notes(&args.patterns, &names) {
         writeln!(out, "{note}")?;

@@ -59,7 +59,8 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
     let (counts_changed, regressions) = (outcome.changed_counts.len(), outcome.regressions());
     writeln!(
         out,
-        "{counts_changed} count{} changed, {regressions} regression{} (threshold {}%, flagged only when the min-max ranges do not overlap)",
+        "{counts_changed} count{} changed, {regressions} regression{} (flagged past {}% and past the noise: \
+         Welch's t-test on the samples at 95%, or apart min-max ranges without samples)",
         if counts_changed == 1 { "" } else { "s" },
         if regressions == 1 { "" } else { "s" },
         args.threshold

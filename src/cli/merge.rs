@@ -19,7 +19,7 @@ pub fn merge(args: MergeArgs) -> Result<u8> {
     if distinct.len() != args.keys.len() {
         bail!("--keys names a key set twice ({:?}): give 1, 2 or 1,2", args.keys);
     }
-    let target = ReportTarget::resolve(args.json.as_deref(), "merge", false)?;
+    let target = ReportTarget::resolve(args.json.as_deref().map(Some), "merge", false)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     let outcome =
         merge_plan(&args.plan, &keys).with_context(|| format!("cannot merge {}", args.plan.display()))?;

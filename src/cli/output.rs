@@ -124,6 +124,41 @@ pub enum ReportTarget {
     File(PathBuf),
 }
 
+/// Where reports go when `--json` names no file: `$PERFT_RESULTS`, else
+/// `results` in the current directory.
+pub fn results_dir() -> PathBuf {
+    std::env::var_os("PERFT_RESULTS")
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(|| PathBuf::from("results"), PathBuf::from)
+}
+
+/// Whether `path` is a suite file rather than a report: `.epd` or
+/// `.perft`, or an existing file that does not end in `.json`.
+pub fn looks_like_a_suite(path: &Path) -> bool {
+    let extension = path.extension().map(|e| e.to_ascii_lowercase());
+    match extension.as_deref().and_then(|e| e.to_str()) {
+        Some("epd" | "perft") => true,
+        Some("json") => false,
+        _ => path.is_file(),
+    }
+}
+
+/// `--json VALUE` given before a positional argument takes it as its file:
+/// `perft suite --json tests.epd` means the suite file, not a report over
+/// it. A value that names an existing file that is not JSON, or a suite
+/// (`.epd`, `.perft`), is handed back as a positional argument (and the
+/// flag left without a file); `--json FILE.json` never is.
+pub fn json_takes_positional(
+    json: &mut Option<Option<PathBuf>>,
+    looks_positional: impl Fn(&Path) -> bool,
+) -> Option<PathBuf> {
+    let value = json.as_ref()?.as_ref()?;
+    if !looks_positional(value) {
+        return None;
+    }
+    json.replace(None).flatten()
+}
+
 /// Names of this program's own standard output and error: reports to them
 /// are written through the streams themselves (opening the name again
 /// would write over what the stream already holds when it is a file).
@@ -131,23 +166,26 @@ const STDOUT_NAMES: [&str; 4] = ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd
 const STDERR_NAMES: [&str; 3] = ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"];
 
 impl ReportTarget {
-    /// Resolves `--json [FILE]`: `-` is stdout, an empty value (the flag
-    /// without a file) or `None` with `default_on` is a timestamped file in
-    /// `results/`. File targets are checked for writability now, so a long
-    /// run does not fail at the end.
-    pub fn resolve(json: Option<&Path>, kind: &str, default_on: bool) -> Result<Option<ReportTarget>> {
+    /// Resolves `--json [FILE]` (`Some(None)`: the flag without a file):
+    /// `-` is stdout; the flag without a file, or no flag with
+    /// `default_on`, is a timestamped file in [`results_dir`]. File targets
+    /// are checked for writability now, so a long run does not fail at the
+    /// end; nothing is created yet.
+    pub fn resolve(
+        json: Option<Option<&Path>>,
+        kind: &str,
+        default_on: bool,
+    ) -> Result<Option<ReportTarget>> {
         let target = match json {
-            Some(path) if STDOUT_NAMES.iter().any(|name| path == Path::new(name)) => {
+            Some(Some(path)) if STDOUT_NAMES.iter().any(|name| path == Path::new(name)) => {
                 return Ok(Some(ReportTarget::Stdout));
             }
-            Some(path) if STDERR_NAMES.iter().any(|name| path == Path::new(name)) => {
+            Some(Some(path)) if STDERR_NAMES.iter().any(|name| path == Path::new(name)) => {
                 return Ok(Some(ReportTarget::Stderr));
             }
-            Some(path) if path.as_os_str().is_empty() => {
-                report::default_report_path(Path::new("results"), kind)
-            }
-            Some(path) => path.to_path_buf(),
-            None if default_on => report::default_report_path(Path::new("results"), kind),
+            Some(Some(path)) => path.to_path_buf(),
+            Some(None) => report::default_report_path(&results_dir(), kind),
+            None if default_on => report::default_report_path(&results_dir(), kind),
             None => return Ok(None),
         };
         report::check_writable(&target)
@@ -160,16 +198,30 @@ impl ReportTarget {
     }
 
     /// Writes `value`, and for a file says `Report: PATH` on `out`.
+    /// Writes the report of a run that may have failed before counting
+    /// anything: such a run leaves no file behind (a stream still gets its
+    /// JSON, which a pipe is waiting for).
+    pub fn write_if_counted(&self, counted: bool, value: &impl Serialize, out: &mut dyn Write) -> Result<()> {
+        match self {
+            ReportTarget::File(path) if !counted => {
+                writeln!(out, "No report written to {}: nothing was counted.", path.display())?;
+                Ok(())
+            }
+            _ => self.write(value, out),
+        }
+    }
+
     pub fn write(&self, value: &impl Serialize, out: &mut dyn Write) -> Result<()> {
         match self {
             ReportTarget::Stdout => {
                 let mut stdout = std::io::stdout().lock();
-                serde_json::to_writer_pretty(&mut stdout, value)?;
+                // As an io::Error, so that a closed pipe is seen as one.
+                serde_json::to_writer_pretty(&mut stdout, value).map_err(std::io::Error::from)?;
                 writeln!(stdout)?;
             }
             ReportTarget::Stderr => {
                 let mut stderr = std::io::stderr().lock();
-                serde_json::to_writer_pretty(&mut stderr, value)?;
+                serde_json::to_writer_pretty(&mut stderr, value).map_err(std::io::Error::from)?;
                 writeln!(stderr)?;
             }
             ReportTarget::File(path) => {

@@ -108,7 +108,7 @@ fn verify_hash(
 pub fn run(args: RunArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
     let board = output::position(&args.position)?;
-    let target = ReportTarget::resolve(args.json.as_deref(), "run", false)?;
+    let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "run", false)?;
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
     let depth = args.depth;
     let journaled = args.checkpoint.is_some() || args.resume.is_some();

@@ -99,9 +99,12 @@ fn print_file_table(out: &mut dyn Write, outcome: &SuiteOutcome) -> Result<()> {
     Ok(())
 }
 
-pub fn suite(args: SuiteArgs) -> Result<u8> {
+pub fn suite(mut args: SuiteArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
-    let target = ReportTarget::resolve(args.json.as_deref(), "suite", !args.no_json)?;
+    if let Some(file) = output::json_takes_positional(&mut args.json, output::looks_like_a_suite) {
+        args.files.insert(0, file);
+    }
+    let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "suite", false)?;
     let files = suite_files(&args.files);
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
     let options = args.selection.options(mode, None);
@@ -178,6 +181,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
         writeln!(out, "{hash}")?;
     }
     let code = exit_status(s.failed > 0, s.errors > 0, outcome.interrupted);
+    let counted = s.passed + s.failed > 0;
     if let Some(target) = target {
         let report = SuiteReport {
             header: ReportHeader::of::<SuiteReport>(),
@@ -190,7 +194,7 @@ pub fn suite(args: SuiteArgs) -> Result<u8> {
             hash,
             interrupted: outcome.interrupted,
         };
-        target.write(&report, &mut out)?;
+        target.write_if_counted(counted, &report, &mut out)?;
     }
     out.flush()?;
     Ok(code)

@@ -17,6 +17,66 @@ pub struct Timings {
     pub max: f64,
 }
 
+/// How much repeated samples of one time vary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    /// Mean seconds.
+    pub mean: f64,
+    /// Sample standard deviation, seconds (0 for fewer than two samples).
+    pub stddev: f64,
+    /// `stddev / mean`, in percent.
+    pub percent: f64,
+    /// Half-width of the 95% confidence interval of the mean, in percent of
+    /// the mean (Student's t; 0 for fewer than two samples).
+    pub ci95_percent: f64,
+}
+
+impl Spread {
+    /// The spread of `samples`.
+    pub fn of(samples: &[f64]) -> Self {
+        let n = samples.len();
+        if n == 0 {
+            return Spread::default();
+        }
+        let mean = samples.iter().sum::<f64>() / n as f64;
+        if n < 2 || mean <= 0.0 {
+            return Spread { mean, ..Spread::default() };
+        }
+        let variance = samples.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        let stddev = variance.sqrt();
+        let half_width = t_quantile_975((n - 1) as f64) * stddev / (n as f64).sqrt();
+        Spread { mean, stddev, percent: stddev / mean * 100.0, ci95_percent: half_width / mean * 100.0 }
+    }
+}
+
+/// The 97.5% quantile of Student's t distribution with `df` degrees of
+/// freedom (two-sided 95%), from the standard table; between rows the
+/// smaller `df` is taken, which errs towards "within noise".
+pub fn t_quantile_975(df: f64) -> f64 {
+    const TABLE: [(f64, f64); 16] = [
+        (1.0, 12.706),
+        (2.0, 4.303),
+        (3.0, 3.182),
+        (4.0, 2.776),
+        (5.0, 2.571),
+        (6.0, 2.447),
+        (7.0, 2.365),
+        (8.0, 2.306),
+        (9.0, 2.262),
+        (10.0, 2.228),
+        (12.0, 2.179),
+        (15.0, 2.131),
+        (20.0, 2.086),
+        (30.0, 2.042),
+        (60.0, 2.000),
+        (120.0, 1.980),
+    ];
+    if df.is_nan() {
+        return f64::INFINITY;
+    }
+    TABLE.iter().rev().find(|&&(rows, _)| rows <= df).map_or(f64::INFINITY, |&(_, t)| t)
+}
+
 /// One position of a benchmark.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BenchEntry {
@@ -34,8 +94,16 @@ pub struct BenchEntry {
     pub ok: bool,
     /// Run times.
     pub seconds: Timings,
-    /// Every run's time, in order.
+    /// Every sample's time per count, in order.
     pub samples: Vec<f64>,
+    /// How many counts each sample made: a sample lasted `samples[i] *
+    /// runs[i]` seconds, at least the bench's sample time (empty in
+    /// reports made before samples repeated counts: one count each).
+    #[serde(default)]
+    pub runs: Vec<u32>,
+    /// The samples' spread, for telling a change from noise.
+    #[serde(default)]
+    pub spread: Spread,
     /// `nodes / seconds.median`.
     pub nodes_per_second: f64,
 }
@@ -47,6 +115,13 @@ pub struct BenchTotal {
     pub nodes: u128,
     /// Sums of the per-position minimum, median and maximum times.
     pub seconds: Timings,
+    /// Each round's time: the positions' samples summed (empty when the
+    /// positions have different numbers of samples).
+    #[serde(default)]
+    pub samples: Vec<f64>,
+    /// Their spread.
+    #[serde(default)]
+    pub spread: Spread,
     /// `nodes / seconds.median`.
     pub nodes_per_second: f64,
 }
@@ -58,7 +133,19 @@ impl BenchTotal {
         let nodes: u128 = entries.iter().map(|e| e.nodes).sum();
         let sum = |f: fn(&Timings) -> f64| entries.iter().map(|e| f(&e.seconds)).sum::<f64>();
         let seconds = Timings { min: sum(|s| s.min), median: sum(|s| s.median), max: sum(|s| s.max) };
-        BenchTotal { nodes, seconds, nodes_per_second: super::nodes_per_second(nodes, seconds.median) }
+        let rounds = entries.first().map_or(0, |e| e.samples.len());
+        let samples: Vec<f64> = if entries.iter().all(|e| e.samples.len() == rounds) {
+            (0..rounds).map(|round| entries.iter().map(|e| e.samples[round]).sum()).collect()
+        } else {
+            Vec::new()
+        };
+        BenchTotal {
+            nodes,
+            seconds,
+            spread: Spread::of(&samples),
+            samples,
+            nodes_per_second: super::nodes_per_second(nodes, seconds.median),
+        }
     }
 }
 
@@ -78,6 +165,10 @@ pub struct BenchReport {
     pub mode: Mode,
     /// Timed rounds.
     pub repeat: usize,
+    /// The least time of one sample, seconds (0 in reports made before
+    /// samples repeated counts).
+    #[serde(default)]
+    pub sample_time: f64,
     /// What ran before timing.
     pub warmup: String,
     /// Per position.

@@ -4,26 +4,30 @@
 use std::collections::BTreeSet;
 
 use super::{
-    AnyReport, BenchReport, CompareReport, CompareResult, MachineInfo, SuiteReport, SuiteResult, Timings,
+    t_quantile_975, AnyReport, BenchReport, CompareReport, CompareResult, MachineInfo, Spread, SuiteReport,
+    SuiteResult, Timings,
 };
 
 /// How a speed changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Slower past the threshold, the time ranges apart.
+    /// Slower past the threshold and past the noise.
     Regression,
-    /// Faster past the threshold, the time ranges apart.
+    /// Faster past the threshold and past the noise.
     Faster,
-    /// Within the threshold or within the noise.
+    /// Past the threshold, but not past the samples' noise.
+    WithinNoise,
+    /// Within the threshold.
     Unchanged,
 }
 
 impl Verdict {
-    /// `REGRESSION`, `faster` or `~`.
+    /// `REGRESSION`, `faster`, `within noise` or `~`.
     pub fn label(self) -> &'static str {
         match self {
             Verdict::Regression => "REGRESSION",
             Verdict::Faster => "faster",
+            Verdict::WithinNoise => "within noise",
             Verdict::Unchanged => "~",
         }
     }
@@ -38,17 +42,63 @@ pub struct SpeedChange {
     pub verdict: Verdict,
 }
 
-/// Judges the change from `old` to `new` times (seconds per unit of work):
-/// flagged only past `threshold` percent and when the min-max ranges do
-/// not overlap, so noise is not called a regression.
-pub fn judge(old: &Timings, new: &Timings, threshold: f64) -> SpeedChange {
-    let percent = if new.median > 0.0 { (old.median / new.median - 1.0) * 100.0 } else { 0.0 };
-    let verdict = if percent <= -threshold && new.min > old.max {
-        Verdict::Regression
-    } else if percent >= threshold && new.max < old.min {
-        Verdict::Faster
-    } else {
-        Verdict::Unchanged
+/// Times to judge (seconds per unit of work): their statistics and every
+/// sample, when the report kept them.
+#[derive(Clone, Copy, Debug)]
+pub struct Measured<'a> {
+    /// Minimum, median and maximum.
+    pub seconds: &'a Timings,
+    /// The samples (may be empty).
+    pub samples: &'a [f64],
+}
+
+impl<'a> Measured<'a> {
+    /// `seconds` with its `samples`.
+    pub fn new(seconds: &'a Timings, samples: &'a [f64]) -> Self {
+        Measured { seconds, samples }
+    }
+}
+
+/// Whether two sets of samples differ by more than their noise: Welch's
+/// t-test, two-sided at 95%. `None` when either has fewer than two
+/// samples.
+pub fn differ_beyond_noise(old: &[f64], new: &[f64]) -> Option<bool> {
+    if old.len() < 2 || new.len() < 2 {
+        return None;
+    }
+    let (a, b) = (Spread::of(old), Spread::of(new));
+    let (n_a, n_b) = (old.len() as f64, new.len() as f64);
+    let (v_a, v_b) = (a.stddev.powi(2) / n_a, b.stddev.powi(2) / n_b);
+    let standard_error = (v_a + v_b).sqrt();
+    if standard_error == 0.0 {
+        return Some(a.mean != b.mean);
+    }
+    let df = (v_a + v_b).powi(2) / (v_a.powi(2) / (n_a - 1.0) + v_b.powi(2) / (n_b - 1.0));
+    Some((a.mean - b.mean).abs() / standard_error > t_quantile_975(df))
+}
+
+/// Judges the change from `old` to `new` times: flagged only past
+/// `threshold` percent (of the median speed) and past the noise: when both
+/// have several samples, Welch's t-test on them at 95% (see
+/// [`differ_beyond_noise`]); otherwise the min-max ranges must not overlap.
+pub fn judge(old: Measured, new: Measured, threshold: f64) -> SpeedChange {
+    let (o, n) = (old.seconds, new.seconds);
+    let percent = if n.median > 0.0 { (o.median / n.median - 1.0) * 100.0 } else { 0.0 };
+    let slower = percent <= -threshold && percent < 0.0;
+    let faster = percent >= threshold && percent > 0.0;
+    if !slower && !faster {
+        return SpeedChange { percent, verdict: Verdict::Unchanged };
+    }
+    let beyond_noise = match differ_beyond_noise(old.samples, new.samples) {
+        // The means must move the way the medians did.
+        Some(differ) => differ && (Spread::of(new.samples).mean > Spread::of(old.samples).mean) == slower,
+        None if slower => n.min > o.max,
+        None => n.max < o.min,
+    };
+    let verdict = match (beyond_noise, slower) {
+        (false, _) => Verdict::WithinNoise,
+        (true, true) => Verdict::Regression,
+        (true, false) => Verdict::Faster,
     };
     SpeedChange { percent, verdict }
 }
@@ -268,7 +318,11 @@ pub fn diff_bench(
             depth: Some(o.depth),
             old_speed: o.nodes_per_second,
             new_speed: n.nodes_per_second,
-            change: judge(&o.seconds, &n.seconds, threshold),
+            change: judge(
+                Measured::new(&o.seconds, &o.samples),
+                Measured::new(&n.seconds, &n.samples),
+                threshold,
+            ),
         });
     }
     for n in
@@ -281,7 +335,11 @@ pub fn diff_bench(
         depth: None,
         old_speed: old.total.nodes_per_second,
         new_speed: new.total.nodes_per_second,
-        change: judge(&old.total.seconds, &new.total.seconds, threshold),
+        change: judge(
+            Measured::new(&old.total.seconds, &old.total.samples),
+            Measured::new(&new.total.seconds, &new.total.samples),
+            threshold,
+        ),
     });
     Ok(outcome)
 }
@@ -347,7 +405,7 @@ pub fn diff_suite(
         depth: None,
         old_speed: old.summary.nodes_per_second,
         new_speed: new.summary.nodes_per_second,
-        change: judge(&point(old), &point(new), threshold),
+        change: judge(Measured::new(&point(old), &[]), Measured::new(&point(new), &[]), threshold),
     });
     Ok(outcome)
 }
@@ -392,7 +450,11 @@ pub fn diff_compare(old: &CompareReport, new: &CompareReport, threshold: f64) ->
                 depth: old.positions.iter().find(|p| p.id == o.position).map(|p| p.depth),
                 old_speed,
                 new_speed,
-                change: judge(&o.seconds, &n.seconds, threshold),
+                change: judge(
+                    Measured::new(&o.seconds, &o.samples),
+                    Measured::new(&n.seconds, &n.samples),
+                    threshold,
+                ),
             }),
             _ => outcome.notes.push(format!(
                 "{} on {}: no speed to compare ({})",
@@ -416,18 +478,51 @@ mod tests {
         Timings { min, median, max }
     }
 
+    fn judged(old: Timings, new: Timings) -> Verdict {
+        judge(Measured::new(&old, &[]), Measured::new(&new, &[]), 5.0).verdict
+    }
+
     #[test]
-    fn noise_is_not_a_regression() {
+    fn without_samples_the_ranges_must_be_apart() {
         let old = stats(1.0, 1.0, 1.1);
-        assert_eq!(judge(&old, &stats(1.2, 1.2, 1.3), 5.0).verdict, Verdict::Regression);
-        assert_eq!(judge(&old, &stats(0.5, 1.2, 1.3), 5.0).verdict, Verdict::Unchanged, "ranges overlap");
-        assert_eq!(
-            judge(&old, &stats(1.11, 1.03, 1.2), 5.0).verdict,
-            Verdict::Unchanged,
-            "under the threshold"
-        );
-        assert_eq!(judge(&old, &stats(0.8, 0.8, 0.9), 5.0).verdict, Verdict::Faster);
-        assert!((judge(&old, &stats(2.0, 2.0, 2.0), 5.0).percent + 50.0).abs() < 1e-9);
+        assert_eq!(judged(old, stats(1.2, 1.2, 1.3)), Verdict::Regression);
+        assert_eq!(judged(old, stats(0.5, 1.2, 1.3)), Verdict::WithinNoise, "ranges overlap");
+        assert_eq!(judged(old, stats(1.11, 1.03, 1.2)), Verdict::Unchanged, "under the threshold");
+        assert_eq!(judged(old, stats(0.8, 0.8, 0.9)), Verdict::Faster);
+        let half = judge(Measured::new(&old, &[]), Measured::new(&stats(2.0, 2.0, 2.0), &[]), 5.0);
+        assert!((half.percent + 50.0).abs() < 1e-9);
+    }
+
+    /// Samples around `mean` with a relative standard deviation of about
+    /// `spread` (five samples: mean -1.26, -0.63, 0, +0.63, +1.26 spreads).
+    fn samples(mean: f64, spread: f64) -> (Timings, Vec<f64>) {
+        let samples: Vec<f64> =
+            [-1.26, 0.63, 0.0, -0.63, 1.26].iter().map(|k| mean * (1.0 + k * spread)).collect();
+        (crate::bench::stats(&samples), samples)
+    }
+
+    /// The acceptance test of the noise rule: 5% slower with 1% spread is
+    /// a regression; with 10% spread it is noise.
+    #[test]
+    fn a_change_is_judged_against_the_samples_noise() {
+        let threshold = 2.0;
+        let verdict = |old: &(Timings, Vec<f64>), new: &(Timings, Vec<f64>)| {
+            judge(Measured::new(&old.0, &old.1), Measured::new(&new.0, &new.1), threshold).verdict
+        };
+        let (old, slower) = (samples(1.0, 0.01), samples(1.05, 0.01));
+        assert!((Spread::of(&old.1).percent - 1.0).abs() < 0.05, "{:?}", Spread::of(&old.1));
+        assert_eq!(verdict(&old, &slower), Verdict::Regression);
+        assert_eq!(verdict(&slower, &old), Verdict::Faster);
+        let (old, slower) = (samples(1.0, 0.10), samples(1.05, 0.10));
+        assert_eq!(verdict(&old, &slower), Verdict::WithinNoise);
+        assert_eq!(verdict(&slower, &old), Verdict::WithinNoise);
+        // Under the threshold nothing is flagged, however steady.
+        assert_eq!(verdict(&samples(1.0, 0.001), &samples(1.01, 0.001)), Verdict::Unchanged);
+        // Identical samples do not differ; samples with no spread differ
+        // by any amount past the threshold.
+        assert_eq!(differ_beyond_noise(&[1.0, 1.0], &[1.0, 1.0]), Some(false));
+        assert_eq!(differ_beyond_noise(&[1.0, 1.0], &[1.1, 1.1]), Some(true));
+        assert_eq!(differ_beyond_noise(&[1.0], &[1.1, 1.1]), None);
     }
 
     fn compare_report(results: Vec<CompareResult>) -> CompareReport {
@@ -506,6 +601,7 @@ mod tests {
             threads: 1,
             mode: crate::counting::Mode::Bulk,
             repeat: 1,
+            sample_time: 0.5,
             warmup: String::new(),
             positions: Vec::new(),
             total: Default::default(),

@@ -286,8 +286,9 @@ pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> std::io::Result
 }
 
 /// Checks, before a long run, that a report can be written to `path`: for
-/// a file to be replaced, that its directory exists or can be created and
-/// a file can be created in it; for a device, FIFO or descriptor link,
+/// a file to be replaced, that a file can be created in its directory or,
+/// when that does not exist yet, in the nearest directory above it (nothing
+/// is created); for a device, FIFO or descriptor link,
 /// that this program may write it (nothing is opened: opening a FIFO would
 /// wait for a reader).
 ///
@@ -298,8 +299,25 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
         Destination::InPlace | Destination::Append => return may_write(path),
         Destination::Replace(target) => target,
     };
-    let dir = parent_dir(&target);
-    std::fs::create_dir_all(&dir)?;
+    // The nearest directory that exists: the report's own directory is
+    // created only when the report is written, never as a side effect of a
+    // run that fails first.
+    let mut dir = parent_dir(&target);
+    while !dir.is_dir() {
+        if std::fs::symlink_metadata(&dir).is_ok() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                format!("{} is not a directory", dir.display()),
+            ));
+        }
+        match dir.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => dir = parent.to_path_buf(),
+            _ => {
+                dir = PathBuf::from(".");
+                break;
+            }
+        }
+    }
     let (_, probe) = create_unique(&dir, "perft-write-test")?;
     std::fs::remove_file(&probe)
 }
