@@ -241,8 +241,12 @@ fn our_divide(board: &Board, depth: u32, stop: Option<&AtomicBool>) -> Result<Ou
 const LOOK_AHEAD: usize = 6;
 
 /// The engine's divide at a node, keyed by this board's notation, when the
-/// engine printed one that adds up.
-fn engine_divide(node: &Board, run: &crate::engine::EngineRun) -> Option<BTreeMap<String, u128>> {
+/// engine printed one that adds up. A count of 0 one ply deep is an empty
+/// divide, printed or not: the engine generates no move there.
+fn engine_divide(node: &Board, depth: u32, run: &crate::engine::EngineRun) -> Option<BTreeMap<String, u128>> {
+    if depth == 1 && run.nodes == 0 {
+        return Some(BTreeMap::new());
+    }
     // A sum that overflows even u128 is garbage, not a divide.
     let sum = run.divide.as_ref()?.iter().try_fold(0u128, |sum, (_, n)| sum.checked_add(*n));
     let divide = run.divide.as_ref().filter(|_| sum == Some(run.nodes))?;
@@ -304,7 +308,7 @@ impl Asker<'_> {
                 let child_run =
                     self.engine.perft(&position(self.start, &child_path), depth - 1, self.timeout)?;
                 let child_ours = our_divide(&child, depth - 1, self.stop)?;
-                let differs = engine_divide(&child, &child_run).is_some_and(|theirs| {
+                let differs = engine_divide(&child, depth - 1, &child_run).is_some_and(|theirs| {
                     let (missing, extra) = set_difference(&child_ours, &theirs);
                     !missing.is_empty() || !extra.is_empty()
                 });
@@ -411,7 +415,7 @@ pub fn bisect(
         };
         // Move lists that differ are the answer, even where a missing and an
         // extra move happen to leave the total right.
-        let their_divide = engine_divide(&node, &run);
+        let their_divide = engine_divide(&node, depth, &run);
         if let Some(theirs) = &their_divide {
             let (missing, extra) = set_difference(&ours, theirs);
             if !missing.is_empty() || !extra.is_empty() {
@@ -436,8 +440,8 @@ pub fn bisect(
             return Ok(found(&parent_board, parent.path, parent.depth, Vec::new(), Vec::new(), false, steps));
         }
         let ask = Asker { engine: &mut *engine, start, timeout, stop };
-        let next = match their_divide {
-            Some(theirs) => ask.next_by_divide(&node, &path, depth, &ours, &theirs)?,
+        let next = match &their_divide {
+            Some(theirs) => ask.next_by_divide(&node, &path, depth, &ours, theirs)?,
             None => ask.next_by_counts(&path, depth, &ours)?,
         };
         let next = next.map(|(text, mv, ahead)| {
@@ -445,10 +449,17 @@ pub fn bisect(
             (text, mv)
         });
         let Some((text, mv)) = next else {
-            // Every child agrees, or this is depth 1: the engine generates a
-            // different set of moves here, which it does not name.
             on_step(&step);
             steps.push(step);
+            if depth > 1 && their_divide.is_none() {
+                // Every child agrees: the engine generates a different set
+                // of moves here. Asked one ply deep, its count may name
+                // them (0: it generates none).
+                depth = 1;
+                continue;
+            }
+            // This is depth 1: the engine generates a different set of
+            // moves here, which it does not name.
             return Ok(found(&node, path, depth, Vec::new(), Vec::new(), false, steps));
         };
         step.next = Some(text.clone());

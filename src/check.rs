@@ -8,6 +8,8 @@
 //! once why. Positions the engine says it cannot count (Chess960 for an
 //! engine without it) are skipped, not failed.
 
+pub mod causes;
+
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -160,6 +160,102 @@ fn dropped_en_passant_captures_are_found_and_tagged() {
     assert_eq!(ep["bisection"]["missing"], serde_json::json!(["c4d3"]));
 }
 
+/// The bundled suite file `name`.
+fn bundled(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("positions").join(name)
+}
+
+/// One planted bug met at many positions of large suites is one cause: named
+/// once with its smallest example in well under 100 lines; every wrong count
+/// stays in the report, and `--verbose` prints them all. (The first 150
+/// positions of ferdy-enpassant.epd alone gave 108 FAIL blocks, 856 lines.)
+#[test]
+fn one_bug_is_one_cause_however_many_counts_it_spoils() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("check.json");
+    let ferdy = std::fs::read_to_string(bundled("ferdy-enpassant.epd")).unwrap();
+    let first_150: Vec<&str> = ferdy.lines().filter(|l| !l.starts_with('#')).take(150).collect();
+    let en_passant = write(dir.path(), "ep150.epd", &first_150.join("\n"));
+    let run = |extra: &[&str]| {
+        let output = perft()
+            .args(["check", "--timeout", "60", "--max-depth", "3", "--depth", "3"])
+            .args(["--engine", &buggy("--bug ep")])
+            .arg(bundled("standard.epd"))
+            .arg(bundled("sedlak-and-classic.epd"))
+            .arg(&en_passant)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let out = run(&["--json", report.to_str().unwrap()]);
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let failed = failures(&json).len();
+    assert!(failed >= 50, "a bug met often enough to flood: {failed} wrong counts\n{out}");
+    assert!(out.lines().count() < 100, "{} lines:\n{out}", out.lines().count());
+    let causes: Vec<&str> = out.lines().filter(|l| l.starts_with("CAUSE ")).collect();
+    assert_eq!(causes.len(), 1, "{out}");
+    assert!(causes[0].starts_with("CAUSE 1 of 1: en passant missing: "), "{out}");
+    assert!(causes[0].contains(&format!("{failed} wrong counts")), "{out}");
+    assert!(out.contains("missing moves (legal, not generated): "), "{out}");
+    assert!(out.contains("reproduce: perft debug"), "{out}");
+    assert!(!out.contains("FAIL "), "{out}");
+    // The report keeps every wrong count, and the cause lists them all.
+    assert_eq!(json["causes"].as_array().unwrap().len(), 1);
+    assert_eq!(json["causes"][0]["failures"], failed);
+    assert_eq!(json["causes"][0]["results"].as_array().unwrap().len(), failed);
+    assert_eq!(json["causes"][0]["key"]["kind"], "moves");
+    // --verbose: a FAIL block per failing position as well.
+    let verbose = run(&["--verbose"]);
+    let positions = json["causes"][0]["positions"].as_u64().unwrap() as usize;
+    assert_eq!(verbose.lines().filter(|l| l.starts_with("FAIL ")).count(), positions);
+}
+
+/// Different faults are different causes, the one with more wrong counts
+/// first: here forgotten underpromotions, and a count the file gets wrong
+/// (the engine agrees with our count, so nothing is bisected).
+#[test]
+fn different_faults_are_different_causes() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "two.epd",
+        "4k3/1P6/8/8/8/8/K7/8 w - - 0 1 ;D1 9 ;D2 40\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 21\n",
+    );
+    let output =
+        perft().args(["check", "--engine", &buggy("--bug underpromotion")]).arg(&suite).output().unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    let causes: Vec<&str> = out.lines().filter(|l| l.starts_with("CAUSE ")).collect();
+    assert_eq!(causes.len(), 2, "{out}");
+    assert!(
+        causes[0].starts_with(
+            "CAUSE 1 of 2: promotion to a knight, promotion to a bishop, promotion to a rook missing: \
+             2 wrong counts at 1 position"
+        ),
+        "{out}"
+    );
+    assert!(causes[1].starts_with("CAUSE 2 of 2: not bisected: "), "{out}");
+    assert!(causes[1].ends_with(": 1 wrong count at 1 position"), "{out}");
+}
+
+/// An engine that prints only totals, run once per count (`cmd:`): `debug`
+/// narrows down with one count per child position all the same.
+#[test]
+fn debug_narrows_down_with_totals_alone() {
+    let engine = buggy_cmd("--bug ep --no-divide", "{depth} {fen} {moves}");
+    let output = perft()
+        .args(["debug", "--engine", &engine, "--fen", "k7/7p/8/8/8/8/6P1/K7 w - - 0 1", "--depth", "5"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("g2g4 a8a7 g4g5 h7h5: depth 1: perft 5, buggy_engine 4 (-1)"), "{stdout}");
+    assert!(stdout.contains("position: 8/k7/8/6Pp/8/8/8/K7 w - h6 0 3"), "{stdout}");
+    assert!(stdout.contains("no divide to name the moves"), "{stdout}");
+}
+
 #[test]
 fn forgotten_underpromotions_are_found_and_tagged() {
     let (code, out, report) = run_check(&buggy("--bug underpromotion"), &[]);

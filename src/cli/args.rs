@@ -593,6 +593,10 @@ pub struct CheckArgs {
     pub jobs: usize,
     #[command(flatten)]
     pub patterns: PatternArgs,
+    /// Print every wrong count and every engine error, not only one example
+    /// of each cause.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
     /// Write a JSON report to FILE (`-` for stdout); without FILE, to
     /// results/check-<timestamp>.json (`$PERFT_RESULTS` instead of results/).
     /// Reports are written only when asked (`bench` always writes one).

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use perft::bisect::{bisect, BisectStep, Bisection};
+use perft::check::causes::{group_by_cause, Cause};
 use perft::check::{run_check, CheckEvent, CheckOptions, CheckOutcome, ExpectedFrom};
 use perft::counting::{with_threads, Mode};
 use perft::engine::{split_name, Engine, EnginePosition, EngineSpec};
@@ -179,8 +180,12 @@ pub fn check(mut args: CheckArgs) -> Result<u8> {
     bar.finish_and_clear();
 
     let (summary, errors) = outcome.summary(&plan, &name, start.elapsed().as_secs_f64());
-    print_failures(&mut out, &outcome.results, &name)?;
-    print_engine_errors(&mut out, &outcome)?;
+    let causes = group_by_cause(&outcome.results);
+    if args.verbose {
+        print_failures(&mut out, &outcome.results, &name)?;
+    }
+    print_causes(&mut out, &outcome.results, &causes, &name, args.verbose)?;
+    print_engine_errors(&mut out, &outcome, args.verbose)?;
     // The plan's unusable lines, then the engine given up, if it was.
     output::print_suite_errors(&mut out, &errors, target.is_some())?;
     for warning in plan.warnings() {
@@ -191,7 +196,7 @@ pub fn check(mut args: CheckArgs) -> Result<u8> {
     }
     print_summary(&mut out, &name, &summary, outcome.interrupted)?;
     let code = exit_status(summary.failed > 0, summary.errors > 0, outcome.interrupted);
-    let counted = summary.passed + summary.failed > 0;
+    let counted = summary.checks > 0;
     if let Some(target) = target {
         let report = CheckReport {
             header: ReportHeader::of::<CheckReport>(),
@@ -199,6 +204,7 @@ pub fn check(mut args: CheckArgs) -> Result<u8> {
             settings: SuiteSettings::from(&options),
             results: outcome.results,
             errors,
+            causes,
             summary,
             interrupted: outcome.interrupted,
         };
@@ -261,17 +267,101 @@ fn print_failures(out: &mut dyn Write, results: &[CheckResult], name: &str) -> R
     Ok(())
 }
 
+/// Test positions listed after a cause's example before "and N more".
+const CAUSE_PLACES: usize = 8;
+
+/// Prints each cause of wrong counts once: how many counts it explains, its
+/// smallest example in full (bisection and a command to reproduce it), and
+/// where else it showed.
+fn print_causes(
+    out: &mut dyn Write,
+    results: &[CheckResult],
+    causes: &[Cause],
+    name: &str,
+    verbose: bool,
+) -> Result<()> {
+    for (number, cause) in causes.iter().enumerate() {
+        writeln!(
+            out,
+            "CAUSE {} of {}: {}: {} at {}",
+            number + 1,
+            causes.len(),
+            cause.description,
+            output::plural(cause.failures, "wrong count"),
+            output::plural(cause.positions, "position"),
+        )?;
+        if verbose {
+            continue;
+        }
+        let example = &results[cause.example];
+        let says = example.engine_nodes.map_or("-".into(), |n| n.to_string());
+        writeln!(
+            out,
+            "  example: {} depth {}: expected {}, {name} says {says}",
+            output::location(&example.file, example.line),
+            example.depth,
+            example.expected
+        )?;
+        if example.bisection.as_ref().is_none_or(|b| !b.path.is_empty()) {
+            writeln!(out, "  test position: {}", example.fen)?;
+        }
+        match (&example.bisection, &example.bisection_error) {
+            (Some(b), _) => describe(out, b)?,
+            (None, Some(e)) => writeln!(out, "  bisection stopped: {e}")?,
+            (None, None) => {}
+        }
+        if let Some(command) = &example.reproduce {
+            writeln!(out, "  reproduce: {command}")?;
+        }
+        // The other test positions, as `file lines 2, 110, ...` per file.
+        let mut places: Vec<(&str, usize)> = Vec::new();
+        for &i in &cause.results {
+            let place = (results[i].file.as_str(), results[i].line);
+            if place != (example.file.as_str(), example.line) && !places.contains(&place) {
+                places.push(place);
+            }
+        }
+        if !places.is_empty() {
+            let more = places.len().saturating_sub(CAUSE_PLACES);
+            places.truncate(CAUSE_PLACES);
+            let mut files: Vec<String> = Vec::new();
+            for group in places.chunk_by(|a, b| a.0 == b.0) {
+                let lines: Vec<String> = group.iter().map(|(_, line)| line.to_string()).collect();
+                let file = group[0].0;
+                let word = if lines.len() == 1 { "line" } else { "lines" };
+                files.push(format!("{file} {word} {}", lines.join(", ")));
+            }
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            writeln!(out, "  also at: {}{more} (--verbose prints every wrong count)", files.join("; "))?;
+        }
+    }
+    Ok(())
+}
+
 /// Prints the checks the engine failed to answer, with its last output;
 /// the same error again is said in a line; start-up failures that made
 /// the run give the engine up are said once, by the caller.
-fn print_engine_errors(out: &mut dyn Write, outcome: &CheckOutcome) -> Result<()> {
+fn print_engine_errors(out: &mut dyn Write, outcome: &CheckOutcome, verbose: bool) -> Result<()> {
     let mut previous = None;
+    let mut repeated = 0usize;
     for r in outcome.results.iter().filter(|r| r.error.is_some()) {
         let error = r.error.as_deref().unwrap_or_default();
         let place = output::location(&r.file, r.line);
         if previous == Some(error) {
-            writeln!(out, "ERROR {place}: depth {}: the same error again", r.depth)?;
+            if verbose {
+                writeln!(out, "ERROR {place}: depth {}: the same error again", r.depth)?;
+            } else {
+                repeated += 1;
+            }
             continue;
+        }
+        if repeated > 0 {
+            writeln!(
+                out,
+                "  ... and the same error at {} (--verbose lists them)",
+                output::plural(repeated, "more check")
+            )?;
+            repeated = 0;
         }
         previous = Some(error);
         let mut lines = error.lines();
@@ -281,6 +371,13 @@ fn print_engine_errors(out: &mut dyn Write, outcome: &CheckOutcome) -> Result<()
         for line in &rest[rest.len().saturating_sub(ERROR_OUTPUT_LINES)..] {
             writeln!(out, "    {line}")?;
         }
+    }
+    if repeated > 0 {
+        writeln!(
+            out,
+            "  ... and the same error at {} (--verbose lists them)",
+            output::plural(repeated, "more check")
+        )?;
     }
     Ok(())
 }

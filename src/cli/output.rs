@@ -198,9 +198,9 @@ impl ReportTarget {
     }
 
     /// Writes `value`, and for a file says `Report: PATH` on `out`.
-    /// Writes the report of a run that may have failed before counting
-    /// anything: such a run leaves no file behind (a stream still gets its
-    /// JSON, which a pipe is waiting for).
+    /// Writes the report of a run that may have had nothing to check (a
+    /// missing suite file, say): such a run leaves no file behind (a stream
+    /// still gets its JSON, which a pipe is waiting for).
     pub fn write_if_counted(&self, counted: bool, value: &impl Serialize, out: &mut dyn Write) -> Result<()> {
         match self {
             ReportTarget::File(path) if !counted => {
@@ -231,6 +231,19 @@ impl ReportTarget {
             }
         }
         Ok(())
+    }
+}
+
+/// `1 check`, `2 checks`: a count and a noun, plural when not one.
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else if let Some(stem) = noun.strip_suffix('y').filter(|s| !s.ends_with(['a', 'e', 'o', 'u'])) {
+        format!("{count} {stem}ies")
+    } else if noun.ends_with('s') || noun.ends_with("ch") || noun.ends_with('x') {
+        format!("{count} {noun}es")
+    } else {
+        format!("{count} {noun}s")
     }
 }
 

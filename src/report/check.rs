@@ -91,6 +91,10 @@ pub struct CheckReport {
     pub results: Vec<CheckResult>,
     /// Unusable lines and files.
     pub errors: Vec<SuiteError>,
+    /// The wrong counts grouped by cause (indexes into `results`), the
+    /// cause with the most first.
+    #[serde(default)]
+    pub causes: Vec<crate::check::causes::Cause>,
     /// Totals.
     pub summary: CheckSummary,
     /// Ctrl-C stopped the run; only what finished is reported.

@@ -1,0 +1,313 @@
+//! Wrong counts grouped by cause: one engine bug usually shows as hundreds
+//! of wrong counts, all bisected to the same kind of missing or extra move.
+//! A cause is that kind (for example "en passant missing"); each is named
+//! once, with its smallest example.
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bisect::Tag;
+use crate::board::{Board, CastlingMode, FenOptions};
+use crate::report::CheckResult;
+use crate::types::{PieceKind, Square};
+
+/// What kind of move a missing or extra move is, in the position where it
+/// was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveClass {
+    /// A pawn capturing en passant.
+    EnPassant,
+    /// Castling, either side.
+    Castling,
+    /// A promotion to this piece.
+    Promotion(PromotionPiece),
+    /// A pawn's two-square first move.
+    DoublePush,
+    /// Another pawn move.
+    Pawn,
+    /// Another king move.
+    King,
+    /// A knight, bishop, rook or queen move.
+    Piece,
+    /// Move text that does not name a piece's move in the position.
+    Unreadable,
+}
+
+/// The piece a promotion makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PromotionPiece {
+    /// To a knight.
+    Knight,
+    /// To a bishop.
+    Bishop,
+    /// To a rook.
+    Rook,
+    /// To a queen.
+    Queen,
+}
+
+impl std::fmt::Display for MoveClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self {
+            MoveClass::EnPassant => "en passant",
+            MoveClass::Castling => "castling",
+            MoveClass::Promotion(PromotionPiece::Knight) => "promotion to a knight",
+            MoveClass::Promotion(PromotionPiece::Bishop) => "promotion to a bishop",
+            MoveClass::Promotion(PromotionPiece::Rook) => "promotion to a rook",
+            MoveClass::Promotion(PromotionPiece::Queen) => "promotion to a queen",
+            MoveClass::DoublePush => "pawn double push",
+            MoveClass::Pawn => "pawn move",
+            MoveClass::King => "king move",
+            MoveClass::Piece => "piece move",
+            MoveClass::Unreadable => "unreadable move",
+        };
+        f.write_str(text)
+    }
+}
+
+/// Classifies `uci` (as an engine wrote it) in `board`, without asking
+/// whether it is legal: extra moves are illegal by definition.
+pub fn classify(board: &Board, uci: &str) -> MoveClass {
+    let square = |text: Option<&str>| text.and_then(|t| t.parse::<Square>().ok());
+    let (Some(from), Some(to)) = (square(uci.get(0..2)), square(uci.get(2..4))) else {
+        return MoveClass::Unreadable;
+    };
+    let Some(piece) = board.piece_on(from).filter(|p| p.color() == board.side_to_move()) else {
+        return MoveClass::Unreadable;
+    };
+    let promotion = match uci.get(4..).map(|rest| rest.to_ascii_lowercase()).as_deref() {
+        None | Some("") => None,
+        Some("n") => Some(PromotionPiece::Knight),
+        Some("b") => Some(PromotionPiece::Bishop),
+        Some("r") => Some(PromotionPiece::Rook),
+        Some("q") => Some(PromotionPiece::Queen),
+        Some(_) => return MoveClass::Unreadable,
+    };
+    let rank = |sq: Square| i32::from(sq.rank().to_char() as u8);
+    let file = |sq: Square| i32::from(sq.file().to_char() as u8);
+    match piece.kind() {
+        _ if promotion.is_some() => MoveClass::Promotion(promotion.unwrap_or(PromotionPiece::Queen)),
+        // A pawn's diagonal step onto an empty square: en passant, whether
+        // or not the FEN (or the board, which keeps only a capturable
+        // square) names the square.
+        PieceKind::Pawn if file(from) != file(to) && board.piece_on(to).is_none() => MoveClass::EnPassant,
+        PieceKind::Pawn if (rank(to) - rank(from)).abs() == 2 => MoveClass::DoublePush,
+        PieceKind::Pawn => MoveClass::Pawn,
+        PieceKind::King => {
+            let onto_own_rook =
+                board.piece_on(to).is_some_and(|p| p.color() == piece.color() && p.kind() == PieceKind::Rook);
+            if onto_own_rook || ((file(to) - file(from)).abs() == 2 && rank(to) == rank(from)) {
+                MoveClass::Castling
+            } else {
+                MoveClass::King
+            }
+        }
+        _ => MoveClass::Piece,
+    }
+}
+
+/// Which way a move is wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fault {
+    /// Legal, not generated.
+    Missing,
+    /// Generated, not legal.
+    Extra,
+}
+
+/// What a wrong count comes down to.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum CauseKey {
+    /// Bisected to moves of these kinds missing or extra.
+    Moves {
+        /// Each kind, and which way it is wrong.
+        moves: BTreeSet<(Fault, MoveClass)>,
+    },
+    /// Bisected to a position, but the engine gives no divide to name the
+    /// moves: grouped by the first thing (in report order) that position
+    /// exercises.
+    Position {
+        /// That tag, as named in reports (none when it exercises nothing
+        /// special).
+        exercises: Vec<String>,
+    },
+    /// Not bisected: why.
+    NotBisected {
+        /// The reason's first line.
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for CauseKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CauseKey::Moves { moves } => {
+                let mut parts = Vec::new();
+                for fault in [Fault::Missing, Fault::Extra] {
+                    let classes: Vec<String> =
+                        moves.iter().filter(|(f, _)| *f == fault).map(|(_, c)| c.to_string()).collect();
+                    if !classes.is_empty() {
+                        let how = if fault == Fault::Missing { "missing" } else { "extra (illegal)" };
+                        parts.push(format!("{} {how}", classes.join(", ")));
+                    }
+                }
+                f.write_str(&parts.join("; "))
+            }
+            CauseKey::Position { exercises } if exercises.is_empty() => {
+                f.write_str("wrong count (no divide to name the moves)")
+            }
+            CauseKey::Position { exercises } => {
+                write!(
+                    f,
+                    "wrong count at positions exercising {} (no divide to name the moves)",
+                    exercises.join(", ")
+                )
+            }
+            CauseKey::NotBisected { reason } => write!(f, "not bisected: {reason}"),
+        }
+    }
+}
+
+/// One cause and the wrong counts it explains.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Cause {
+    /// What the counts come down to.
+    pub key: CauseKey,
+    /// `key` in words.
+    pub description: String,
+    /// Wrong counts it explains.
+    pub failures: usize,
+    /// Test positions (file and line) they are at.
+    pub positions: usize,
+    /// Index in the results of the smallest example: the one bisected to
+    /// the fewest pieces at the least depth.
+    pub example: usize,
+    /// Indexes in the results of every wrong count of this cause.
+    pub results: Vec<usize>,
+}
+
+/// The key of one failing result: its own bisection's, or that of the
+/// same position's bisected depth.
+fn key_of(results: &[CheckResult], index: usize) -> CauseKey {
+    let result = &results[index];
+    let bisection = result.bisection.as_ref().or_else(|| {
+        let depth = result.bisected_at?;
+        results
+            .iter()
+            .find(|r| r.file == result.file && r.line == result.line && r.depth == depth)
+            .and_then(|r| r.bisection.as_ref())
+    });
+    let Some(bisection) = bisection else {
+        let reason =
+            result.bisection_error.as_deref().and_then(|e| e.lines().next()).unwrap_or("no bisection");
+        return CauseKey::NotBisected { reason: reason.to_string() };
+    };
+    if !bisection.moves_known {
+        // Grouped by the first of its tags in report order (en passant,
+        // castling, ...: the rarer features first), so one bug met in
+        // positions that also exercise other things stays one cause.
+        let first = Tag::ALL.iter().find(|tag| bisection.tags.contains(tag));
+        return CauseKey::Position { exercises: first.map(ToString::to_string).into_iter().collect() };
+    }
+    let options = FenOptions { castling: CastlingMode::Detect, relaxed: true };
+    let Ok(board) = Board::from_fen_with(&bisection.fen, options) else {
+        return CauseKey::NotBisected { reason: format!("unreadable bisected position {}", bisection.fen) };
+    };
+    let moves = bisection
+        .missing
+        .iter()
+        .map(|m| (Fault::Missing, classify(&board, m)))
+        .chain(bisection.extra.iter().map(|m| (Fault::Extra, classify(&board, m))))
+        .collect();
+    CauseKey::Moves { moves }
+}
+
+/// How small an example is: pieces on the board where the bisection
+/// ended, then the depth counted there, then the plies to reach it.
+fn size(result: &CheckResult) -> (u32, u32, usize, u32) {
+    match &result.bisection {
+        Some(b) => {
+            let pieces =
+                b.fen.split(' ').next().map_or(0, |p| p.chars().filter(char::is_ascii_alphabetic).count());
+            (0, pieces as u32, b.path.len(), b.depth)
+        }
+        None => (1, u32::MAX, usize::MAX, result.depth),
+    }
+}
+
+/// The wrong counts in `results` (not the engine errors), grouped by cause,
+/// the cause with the most wrong counts first.
+pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
+    let mut causes: Vec<Cause> = Vec::new();
+    for index in (0..results.len()).filter(|&i| !results[i].ok && results[i].error.is_none()) {
+        let key = key_of(results, index);
+        match causes.iter_mut().find(|c| c.key == key) {
+            Some(cause) => cause.results.push(index),
+            None => causes.push(Cause {
+                description: key.to_string(),
+                key,
+                failures: 0,
+                positions: 0,
+                example: index,
+                results: vec![index],
+            }),
+        }
+    }
+    for cause in &mut causes {
+        cause.failures = cause.results.len();
+        let places: BTreeSet<(&str, usize)> =
+            cause.results.iter().map(|&i| (results[i].file.as_str(), results[i].line)).collect();
+        cause.positions = places.len();
+        cause.example =
+            cause.results.iter().copied().min_by_key(|&i| size(&results[i])).unwrap_or(cause.example);
+    }
+    causes.sort_by(|a, b| b.failures.cmp(&a.failures).then(a.results[0].cmp(&b.results[0])));
+    causes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_classified_in_their_position() {
+        let board = |fen: &str| {
+            Board::from_fen_with(fen, FenOptions { castling: CastlingMode::Detect, relaxed: true }).unwrap()
+        };
+        let ep = board("8/k7/8/6Pp/8/8/8/K7 w - h6 0 3");
+        assert_eq!(classify(&ep, "g5h6"), MoveClass::EnPassant);
+        assert_eq!(classify(&ep, "g5g6"), MoveClass::Pawn);
+        assert_eq!(classify(&ep, "a1b1"), MoveClass::King);
+        assert_eq!(classify(&ep, "h5h4"), MoveClass::Unreadable, "not the side to move's piece");
+        assert_eq!(classify(&ep, "zz"), MoveClass::Unreadable);
+        // An illegal en-passant capture (the king on the rank): the board
+        // drops the square, the move is still en passant.
+        let pinned = board("3k4/8/8/K1Pp3r/8/8/8/8 w - d6 0 2");
+        assert_eq!(classify(&pinned, "c5d6"), MoveClass::EnPassant);
+        let castle = board("r3k2r/8/8/8/8/8/1p6/R3K2R w KQkq - 0 1");
+        assert_eq!(classify(&castle, "e1g1"), MoveClass::Castling);
+        assert_eq!(classify(&castle, "e1h1"), MoveClass::Castling, "king takes own rook");
+        assert_eq!(classify(&castle, "e1f1"), MoveClass::King);
+        assert_eq!(classify(&castle, "a1a2"), MoveClass::Piece);
+        let promote = board("4k3/1P6/8/8/8/8/P7/4K3 w - - 0 1");
+        assert_eq!(classify(&promote, "b7b8n"), MoveClass::Promotion(PromotionPiece::Knight));
+        assert_eq!(classify(&promote, "b7b8q"), MoveClass::Promotion(PromotionPiece::Queen));
+        assert_eq!(classify(&promote, "b7b8x"), MoveClass::Unreadable);
+        assert_eq!(classify(&promote, "a2a4"), MoveClass::DoublePush);
+    }
+
+    #[test]
+    fn causes_read_as_sentences() {
+        let key = CauseKey::Moves {
+            moves: [(Fault::Missing, MoveClass::EnPassant), (Fault::Extra, MoveClass::King)]
+                .into_iter()
+                .collect(),
+        };
+        assert_eq!(key.to_string(), "en passant missing; king move extra (illegal)");
+    }
+}
