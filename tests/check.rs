@@ -337,7 +337,7 @@ fn hanging_and_garbage_engines_are_survived() {
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert_eq!(output.status.code(), Some(2), "{mode}: {stdout}");
         assert!(stdout.contains(needle), "{mode}: {stdout}");
-        assert!(stdout.contains("2 passed, 0 failed, 1 errors"), "{mode}: {stdout}");
+        assert!(stdout.contains("2 passed, 0 failed, 1 error,"), "{mode}: {stdout}");
     }
     // A slow start within the handshake's own limit is not a failure
     // (by default that limit is --timeout's, here 2 s: too short).
@@ -608,6 +608,51 @@ fn missing_engines_fail_once_and_jobs_split_the_work() {
     let (_, _, serial) = run_check(&buggy("--bug ep"), &[]);
     let summary = |r: &Value| (r["summary"]["passed"].clone(), r["summary"]["failed"].clone());
     assert_eq!(summary(&report), summary(&serial));
+}
+
+/// A `cmd:` engine without Chess960 fails every Chess960 position with
+/// castling and is told how to say so; declared (`cmd,no960:`), those
+/// positions are skipped; told by a `{chess960}` placeholder, it plays them.
+#[test]
+fn engines_declare_what_they_lack_and_are_told_when_they_seem_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(
+        dir.path(),
+        "960.epd",
+        "r2k3r/8/8/8/8/8/8/R2K3R w HAha - 0 1\n\
+         1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+    );
+    let fake = fake("cmd-fake.sh");
+    let check = |spec: String| {
+        let qperft_total = ["--total-regex", r"perft\(\s*{depth}\)\s*=\s*(\d+)"];
+        let output = perft()
+            .args(["check", "--depth", "2", "--engine", &spec])
+            .args(if spec.starts_with("hobby=") { &qperft_total[..] } else { &[] })
+            .arg(&suite)
+            .output()
+            .unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned())
+    };
+    let (code, out) = check(format!("hobby=cmd:env FAKE_MODE=no960 {fake} {{depth}} {{fen}}"));
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("hint: hobby failed every Chess960 position with castling rights (2 positions)"),
+        "{out}"
+    );
+    assert!(out.contains("--engine 'hobby=cmd,no960:...'"), "{out}");
+    let (code, out) = check(format!("hobby=cmd,no960:env FAKE_MODE=no960 {fake} {{depth}} {{fen}}"));
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("hobby: 1 check: 1 passed, 0 failed, 0 errors, 2 skipped"), "{out}");
+    assert!(!out.contains("hint:"), "{out}");
+    let (code, out) =
+        check(format!("hobby=cmd:env FAKE_MODE=no960 FAKE_CHESS960={{chess960}} {fake} {{depth}} {{fen}}"));
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("hobby: 3 checks: 3 passed"), "{out}");
+    // A UCI engine can declare it too.
+    let (code, out) = check(format!("sf=uci,no960:{}", common::stockfish_path()));
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("2 skipped"), "{out}");
 }
 
 #[test]

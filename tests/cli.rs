@@ -502,3 +502,81 @@ fn every_bundled_file_passes_with_the_default_settings() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stdout).contains("standard.epd:51: illegal position"));
 }
+
+/// Depth 0 is perft(0) = 1 everywhere, and a bad count on a suite line
+/// refuses that count alone.
+#[test]
+fn depth_zero_is_one_and_a_bad_count_refuses_only_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let good = write(dir.path(), "d0.epd", &format!("{start} ;D0 1 ;D1 20\n"));
+    let output = perft().args(["suite", &good]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("1 position, 2 checks: 2 passed, 0 failed, 0 errors"), "{stdout}");
+    // A wrong depth-0 count fails like any other.
+    let wrong = write(dir.path(), "d0-wrong.epd", &format!("{start} ;D0 2 ;D1 20\n"));
+    assert_eq!(perft().args(["suite", &wrong]).output().unwrap().status.code(), Some(1));
+    // Depth 99 and a count that is not a number are refused; D0 and D1
+    // of the same line are still checked.
+    let mixed = write(dir.path(), "mixed.epd", &format!("{start} ;D0 1 ;D99 20 ;D1 20 ;D2 abc\n"));
+    let output = perft().args(["suite", &mixed]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("mixed.epd:1: depth 99 out of range (0 to 64)"), "{stdout}");
+    assert!(stdout.contains("mixed.epd:1: node count \"abc\""), "{stdout}");
+    assert!(stdout.contains("1 position, 2 checks: 2 passed, 0 failed, 2 errors"), "{stdout}");
+    // run and debug: depth 0 is 1, and no engine is asked.
+    assert_eq!(stdout_of(perft().args(["run", "0", "-q"])).trim(), "1");
+    let output =
+        perft().args(["debug", "--engine", "x=uci:/nonexistent/engine", "--depth", "0"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("depth 0: perft(0) = 1 by definition"), "{stdout}");
+    // check: depth-0 counts are not asked of engines (Stockfish reads
+    // `go perft 0` as a search), and are counted as skipped.
+    let engine = format!("self=uci:{} uci", env!("CARGO_BIN_EXE_perft"));
+    let output = perft().args(["check", "--engine", &engine, &good]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("note: 1 depth-0 check not asked of self"), "{stdout}");
+    assert!(stdout.contains("self: 1 check: 1 passed, 0 failed, 0 errors, 1 skipped"), "{stdout}");
+}
+
+/// `perft run 3 --json - | head -1`: the reader goes away, the program
+/// ends quietly.
+#[test]
+fn a_json_report_to_a_closed_pipe_ends_quietly() {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("perft"))
+        .args(["run", "3", "--json", "-"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert_eq!(first.trim(), "{");
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("Error") && !stderr.contains("Broken pipe"), "{stderr}");
+}
+
+/// A FEN the shell split for want of quotes gets a hint that shows the fix.
+#[test]
+fn an_unquoted_fen_gets_a_hint() {
+    let output =
+        perft().args(["run", "3", "--fen", "8/8/8/8/8/8/8/K6k", "w", "-", "-", "0", "1"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("hint: a FEN has spaces, so the shell splits it: quote it, as in --fen \"8/8/8/8/8/8/8/K6k w - - 0 1\""), "{stderr}");
+}
+
+/// `perft diff --help` says what it compares, compare reports included.
+#[test]
+fn diff_help_names_every_report_it_compares() {
+    let help = stdout_of(perft().args(["diff", "--help"]));
+    assert!(help.contains("bench, suite, or compare"), "{help}");
+    assert!(help.contains("within noise"), "{help}");
+}

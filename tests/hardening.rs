@@ -315,7 +315,7 @@ fn engine_floods_are_cut_off_and_the_run_goes_on() {
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(2), "{stdout}");
     assert!(stdout.contains("printed more than 16 MB without an answer"), "{stdout}");
-    assert!(stdout.contains("2 passed, 0 failed, 1 errors"), "{stdout}");
+    assert!(stdout.contains("2 passed, 0 failed, 1 error,"), "{stdout}");
     let peak_mib = peak.join().unwrap() / 1024;
     assert!(peak_mib < 150, "peak RSS {peak_mib} MiB while the engine flooded");
 

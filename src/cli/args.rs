@@ -7,9 +7,12 @@ use clap::{Args, Parser, Subcommand};
 const COMPARE_HELP: &str = "\
 Engine specs (NAME=SPEC):
   uci:PROGRAM [ARGS]      a UCI engine; `position fen ...` + `go perft N`
-  cmd:TEMPLATE            a command run per count; placeholders {depth}, {fen}, {moves}
+  cmd:TEMPLATE            a command run per count; placeholders {depth}, {fen}, {moves} and
+                          {chess960} (true or false: the program plays Chess960)
   qperft:PATH             qperft (`PATH {depth} {fen}`, total from `perft( N)= ...`; no Chess960)
   gigantua:PATH           Gigantua (`PATH {fen} {depth}`, total from `Perft N: ...`; no Chess960)
+  KIND,no960:...          declares that the engine does not play Chess960: those positions are
+                          skipped (`cmd,no960:./mine {depth} {fen}`, `uci,no960:./mine`)
 Totals are read from `Nodes searched: N`, `nodes = N`, `Nodes: N`, `Total: N`, `Perft total: N`,
 else give --total-regex; divides from `e2e4: 20`, `e2e4 20`, `e2e4 - 20`, `Move e2e4: 20` and
 similar, else give --divide-regex. Both take REGEX (every engine) or NAME=REGEX (one).
@@ -37,9 +40,11 @@ Exit status:
 
 const CHECK_HELP: &str = "\
 ENGINE is [NAME=]SPEC, SPEC as for `perft compare`: uci:PROGRAM [ARGS], cmd:TEMPLATE,
-qperft:PATH or gigantua:PATH. Engines that print a divide are bisected with it; others by
-asking for each child position's count. Positions an engine cannot read (Chess960 for
-qperft, Gigantua, UCI engines without UCI_Chess960) are skipped.
+qperft:PATH or gigantua:PATH; KIND,no960:... declares no Chess960. Engines that print a divide
+are bisected with it; others by asking for each child position's count. Wrong counts are
+grouped by cause, each printed once (--verbose prints them all). Positions an engine cannot
+read (Chess960 for qperft, Gigantua, UCI engines without UCI_Chess960, engines declared no960)
+are skipped; depth-0 counts are not asked of engines (perft(0) = 1).
 
 Exit status:
   0  the engine matched every count

@@ -132,9 +132,9 @@ pub fn check(mut args: CheckArgs) -> Result<u8> {
     }
     writeln!(
         out,
-        "checking {name} ({spec}) on {} counts of {} positions{}",
-        plan.checks(),
-        plan.positions(),
+        "checking {name} ({spec}) on {} of {}{}",
+        output::plural(plan.checks(), "count"),
+        output::plural(plan.positions(), "position"),
         if args.jobs > 1 { format!(", {} engine processes at once", args.jobs) } else { String::new() }
     )?;
     if no_chess960 && plan.skipped_chess960() > 0 {
@@ -191,10 +191,25 @@ pub fn check(mut args: CheckArgs) -> Result<u8> {
     for warning in plan.warnings() {
         writeln!(out, "note: {}: {}", output::location(&warning.file, warning.line), warning.message)?;
     }
+    if outcome.depth_zero > 0 {
+        writeln!(
+            out,
+            "note: {} not asked of {name}: perft(0) is 1 by definition, and engines read `go perft 0` \
+             in different ways",
+            output::plural(outcome.depth_zero, "depth-0 check")
+        )?;
+    }
     if let Some(reason) = &outcome.unsupported_reason {
-        writeln!(out, "note: {name} cannot count {reason}: {} checks skipped", outcome.unsupported)?;
+        writeln!(
+            out,
+            "note: {name} cannot count {reason}: {} skipped",
+            output::plural(outcome.unsupported, "check")
+        )?;
     }
     print_summary(&mut out, &name, &summary, outcome.interrupted)?;
+    if let Some(hint) = chess960_hint(&outcome.results, &name, &spec) {
+        writeln!(out, "{hint}")?;
+    }
     let code = exit_status(summary.failed > 0, summary.errors > 0, outcome.interrupted);
     let counted = summary.checks > 0;
     if let Some(target) = target {
@@ -214,15 +229,43 @@ pub fn check(mut args: CheckArgs) -> Result<u8> {
     Ok(code)
 }
 
+/// A hint when every Chess960 position with castling rights failed (a
+/// wrong count or an error at some depth): the engine most likely does not
+/// play Chess960, and can say so.
+fn chess960_hint(results: &[CheckResult], name: &str, spec: &EngineSpec) -> Option<String> {
+    if spec.chess960.is_some() {
+        return None;
+    }
+    let options = perft::FenOptions { castling: perft::CastlingMode::Detect, relaxed: true };
+    let mut lines: std::collections::BTreeMap<(&str, usize), bool> = std::collections::BTreeMap::new();
+    for r in results {
+        let castling_960 = perft::Board::from_fen_with(&r.fen, options)
+            .is_ok_and(|b| b.is_chess960() && b.castling_rights() != perft::CastlingRights::NONE);
+        if castling_960 {
+            *lines.entry((r.file.as_str(), r.line)).or_insert(false) |= !r.ok;
+        }
+    }
+    if lines.is_empty() || !lines.values().all(|&failed| failed) {
+        return None;
+    }
+    let kind = if spec.protocol == perft::engine::Protocol::Uci { "uci" } else { "cmd" };
+    Some(format!(
+        "hint: {name} failed every Chess960 position with castling rights ({}): if it does not play \
+         Chess960, say so with --engine '{name}={kind},no960:...' and they are skipped{}",
+        output::plural(lines.len(), "position"),
+        if kind == "cmd" { "; a template can pass it {chess960} (true or false)" } else { "" }
+    ))
+}
+
 /// The closing lines: the totals, and the failing positions by tag.
 fn print_summary(out: &mut dyn Write, name: &str, summary: &CheckSummary, interrupted: bool) -> Result<()> {
     writeln!(
         out,
-        "{name}: {} checks: {} passed, {} failed, {} errors, {} skipped{}",
-        summary.checks,
+        "{name}: {}: {} passed, {} failed, {}, {} skipped{}",
+        output::plural(summary.checks, "check"),
         summary.passed,
         summary.failed,
-        summary.errors,
+        output::plural(summary.errors, "error"),
         summary.skipped,
         if interrupted { " (interrupted)" } else { "" }
     )?;
@@ -397,6 +440,12 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
     };
     for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
         println!("{note}");
+    }
+    if args.depth == 0 {
+        // Nothing to ask: engines read `go perft 0` in different ways
+        // (Stockfish starts a search), and perft(0) is 1 whatever they say.
+        println!("depth 0: perft(0) = 1 by definition (the position itself); nothing to debug");
+        return Ok(EXIT_OK);
     }
     let mut engine: Box<dyn Engine> =
         spec.build(&name, &output::engine_options(None, args.handshake_timeout, args.timeout)?);

@@ -148,10 +148,10 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     }
     writeln!(
         out,
-        "{} engines, {} positions from {set_name}, {} rounds, timeout {} s",
-        entrants.len(),
-        positions.len(),
-        args.repeat,
+        "{}, {} from {set_name}, {}, timeout {} s",
+        output::plural(entrants.len(), "engine"),
+        output::plural(positions.len(), "position"),
+        output::plural(args.repeat, "round"),
         args.timeout
     )?;
 

@@ -191,6 +191,11 @@ pub fn main() -> ExitCode {
         Err(e) => {
             let code = if e.use_stderr() { EXIT_BAD_INPUT } else { EXIT_OK };
             let _ = e.print();
+            if e.use_stderr() {
+                if let Some(hint) = unquoted_fen_hint(std::env::args_os().skip(1)) {
+                    let _ = writeln!(std::io::stderr(), "\n{hint}");
+                }
+            }
             return ExitCode::from(code);
         }
     };
@@ -230,4 +235,38 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
         cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// A hint for a FEN given without quotes: `--fen` followed by a board
+/// (slashes) and then a lone side to move (`w` or `b`) as the next word,
+/// which the shell split off.
+fn unquoted_fen_hint(args: impl Iterator<Item = std::ffi::OsString>) -> Option<String> {
+    let args: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).collect();
+    let board_at = args.iter().position(|a| a == "--fen" || a == "-f")? + 1;
+    let board = args.get(board_at)?;
+    let side = args.get(board_at + 1)?;
+    if board.matches('/').count() == 7 && !board.contains(' ') && (side == "w" || side == "b") {
+        let fields: Vec<&str> = args[board_at..].iter().take(6).map(String::as_str).collect();
+        Some(format!(
+            "hint: a FEN has spaces, so the shell splits it: quote it, as in --fen \"{}\"",
+            fields.join(" ")
+        ))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod fen_hint_tests {
+    use super::unquoted_fen_hint;
+
+    #[test]
+    fn an_unquoted_fen_gets_a_hint_and_a_quoted_one_none() {
+        let args = |line: &str| line.split(' ').map(std::ffi::OsString::from).collect::<Vec<_>>().into_iter();
+        let hint = unquoted_fen_hint(args("run 3 --fen 8/8/8/8/8/8/8/K6k w - - 0 1")).unwrap();
+        assert!(hint.contains("--fen \"8/8/8/8/8/8/8/K6k w - - 0 1\""), "{hint}");
+        assert_eq!(unquoted_fen_hint(args("run 3 --moves e2e4 e7e5")), None);
+        let quoted = ["run", "3", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1"].map(std::ffi::OsString::from);
+        assert_eq!(unquoted_fen_hint(quoted.into_iter()), None);
+    }
 }

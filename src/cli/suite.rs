@@ -151,12 +151,12 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
     let s = &outcome.summary;
     writeln!(
         out,
-        "{} positions, {} checks: {} passed, {} failed, {} errors, {} skipped{}",
-        s.positions,
-        s.checks,
+        "{}, {}: {} passed, {} failed, {}, {} skipped{}",
+        output::plural(s.positions, "position"),
+        output::plural(s.checks, "check"),
         s.passed,
         s.failed,
-        s.errors,
+        output::plural(s.errors, "error"),
         s.skipped,
         if outcome.interrupted {
             " (interrupted)"

@@ -10,7 +10,8 @@ use super::{Engine, EngineError, EnginePosition, EngineRun};
 use crate::board::{Board, CastlingMode, FenOptions};
 
 /// A program started for every count from a template with `{depth}`,
-/// `{fen}` and `{moves}` placeholders; the total is the first group of the
+/// `{fen}`, `{moves}` and `{chess960}` (`true` or `false`) placeholders;
+/// the total is the first group of the
 /// last match of a pattern in its output.
 pub struct CommandEngine {
     name: String,
@@ -75,13 +76,19 @@ impl Engine for CommandEngine {
                 "a Chess960 position, which this program does not read".into(),
             ));
         }
+        let chess960_text = if position.chess960 { "true" } else { "false" };
         let fen = self.fen_for(position)?;
         let depth_text = depth.to_string();
         let moves = position.moves.join(" ");
         let words: Vec<String> = self
             .template
             .iter()
-            .map(|w| w.replace("{depth}", &depth_text).replace("{fen}", &fen).replace("{moves}", &moves))
+            .map(|w| {
+                w.replace("{depth}", &depth_text)
+                    .replace("{fen}", &fen)
+                    .replace("{moves}", &moves)
+                    .replace("{chess960}", chess960_text)
+            })
             .collect();
         let (program, args) = words.split_first().expect("spec has a program");
         let (total, divide) = self.format.regexes(depth).map_err(EngineError::Pattern)?;

@@ -55,7 +55,8 @@ pub struct EngineSpec {
     pub command: Vec<String>,
     /// How its answers are read.
     pub format: AnswerFormat,
-    /// `Some(false)` for programs known not to read Chess960 castling;
+    /// `Some(false)` for programs known or declared (`no960`) not to read
+    /// Chess960 castling, `Some(true)` for templates given `{chess960}`;
     /// `None` when unknown (a UCI engine tells at its handshake whether it
     /// offers `UCI_Chess960`).
     pub chess960: Option<bool>,
@@ -98,6 +99,18 @@ impl EngineSpec {
         if command.is_empty() {
             return Err(error("no program given"));
         }
+        // Options after the kind: `cmd,no960:...` declares no Chess960.
+        let mut words = kind.split(',');
+        let kind = words.next().unwrap_or_default();
+        let mut no960 = false;
+        for option in words {
+            match option.trim() {
+                "no960" => no960 = true,
+                other => {
+                    return Err(error(&format!("unknown option {other:?} after the kind; known: no960")));
+                }
+            }
+        }
         let mut format = format.clone();
         let (protocol, chess960) = match kind {
             "uci" => (Protocol::Uci, None),
@@ -117,6 +130,18 @@ impl EngineSpec {
         if protocol == Protocol::Command && !command.iter().any(|w| w.contains("{depth}")) {
             return Err(error("the command template has no {depth} placeholder"));
         }
+        let told_chess960 = protocol == Protocol::Command && command.iter().any(|w| w.contains("{chess960}"));
+        if no960 && told_chess960 {
+            return Err(error("no960 and a {chess960} placeholder contradict each other"));
+        }
+        // A template told whether the position is Chess960 plays it.
+        let chess960 = if no960 {
+            Some(false)
+        } else if told_chess960 {
+            Some(true)
+        } else {
+            chess960
+        };
         format.validate().map_err(|e| error(&e.to_string()))?;
         Ok(EngineSpec { protocol, command, format, chess960 })
     }
@@ -129,6 +154,9 @@ impl EngineSpec {
                     .with_format(self.format.clone())
                     .with_stop(options.stop)
                     .with_handshake_timeout(options.handshake);
+                if self.chess960 == Some(false) {
+                    engine = engine.without_chess960();
+                }
                 if let Some(threads) = options.threads {
                     engine.set_option("Threads", &threads.to_string());
                 }
@@ -149,7 +177,12 @@ impl fmt::Display for EngineSpec {
             Protocol::Uci => "uci",
             Protocol::Command => "cmd",
         };
-        write!(f, "{kind}:{}", shlex::try_join(self.command.iter().map(String::as_str)).unwrap_or_default())
+        let options = if self.chess960 == Some(false) { ",no960" } else { "" };
+        write!(
+            f,
+            "{kind}{options}:{}",
+            shlex::try_join(self.command.iter().map(String::as_str)).unwrap_or_default()
+        )
     }
 }
 
@@ -177,6 +210,19 @@ mod tests {
         assert!(EngineSpec::parse("cmd:./x {depth} {fen}", &custom).is_ok());
         assert!(EngineSpec::parse("uci:./x", &custom).is_ok());
         for bad in ["stockfish", "uci:", "foo:bar", "cmd:./x {fen}", "cmd:'unbalanced"] {
+            assert!(EngineSpec::parse(bad, &none).is_err(), "{bad}");
+        }
+        // Declared abilities: no960 after the kind, or a {chess960}
+        // placeholder that tells the program.
+        assert_eq!(EngineSpec::parse("cmd,no960:./x {depth} {fen}", &none).unwrap().chess960, Some(false));
+        assert_eq!(EngineSpec::parse("uci,no960:./x", &none).unwrap().chess960, Some(false));
+        assert_eq!(EngineSpec::parse("uci,no960:./x", &none).unwrap().to_string(), "uci,no960:./x");
+        assert_eq!(
+            EngineSpec::parse("cmd:./x --frc={chess960} {depth} {fen}", &none).unwrap().chess960,
+            Some(true)
+        );
+        assert_eq!(EngineSpec::parse("cmd:./x {depth} {fen}", &none).unwrap().chess960, None);
+        for bad in ["cmd,fast:./x {depth}", "cmd,no960:./x {chess960} {depth}"] {
             assert!(EngineSpec::parse(bad, &none).is_err(), "{bad}");
         }
         let no_group = AnswerFormat { total: Some("no group".into()), divide: None };

@@ -19,6 +19,8 @@ pub struct UciEngine {
     format: AnswerFormat,
     /// Whether the running engine offered `UCI_Chess960` at its handshake.
     offers_chess960: bool,
+    /// Declared not to play Chess960 (`uci,no960:`), whatever it offers.
+    refuses_chess960: bool,
 }
 
 impl UciEngine {
@@ -34,7 +36,15 @@ impl UciEngine {
             handshake: super::DEFAULT_HANDSHAKE,
             format: AnswerFormat::default(),
             offers_chess960: false,
+            refuses_chess960: false,
         }
+    }
+
+    /// Declares that the engine does not play Chess960: such positions are
+    /// [`EngineError::Unsupported`] without asking it.
+    pub fn without_chess960(mut self) -> Self {
+        self.refuses_chess960 = true;
+        self
     }
 
     /// Reads totals and divides with `format` [default: `Nodes searched:`
@@ -160,6 +170,9 @@ impl Engine for UciEngine {
         depth: u32,
         timeout: Duration,
     ) -> Result<EngineRun, EngineError> {
+        if position.chess960 && self.refuses_chess960 {
+            return Err(EngineError::Unsupported("a Chess960 position (declared no960)".into()));
+        }
         let handshake = self.handshake;
         let (total, divide) = self.format.regexes(depth).map_err(EngineError::Pattern)?;
         self.ensure_started(handshake)?;

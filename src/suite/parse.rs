@@ -167,11 +167,19 @@ impl Reader {
             }
             _ => {
                 self.parsed.entries.extend(self.current.take());
-                let (fen, id, counts, unknown) = parse_epd_line(text)?;
+                let (fen, id, counts, unknown, count_errors) = parse_epd_line(text)?;
                 if let Some(op) = unknown.filter(|_| self.parsed.unknown_operation.is_none()) {
                     let message =
                         format!("unknown EPD operation {op:?}, ignored (perft counts are written ;D1 20)");
                     self.parsed.unknown_operation = Some(LineError { line, message });
+                }
+                // A bad count refuses that count alone: the line's others
+                // are still checked.
+                for message in count_errors {
+                    self.parsed.errors.push(LineError {
+                        line,
+                        message: format!("{message} (the line's other counts are checked)"),
+                    });
                 }
                 self.parsed.entries.push(SuiteEntry { line, id, fen, counts });
             }
@@ -198,8 +206,8 @@ fn parse_depth(text: &str) -> Result<u32, String> {
         return Err(format!("depth {text:?} is not a number"));
     }
     match text.parse::<u32>() {
-        Ok(depth) if (1..=MAX_SUITE_DEPTH).contains(&depth) => Ok(depth),
-        _ => Err(format!("depth {text} out of range (1 to {MAX_SUITE_DEPTH})")),
+        Ok(depth) if depth <= MAX_SUITE_DEPTH => Ok(depth),
+        _ => Err(format!("depth {text} out of range (0 to {MAX_SUITE_DEPTH})")),
     }
 }
 
@@ -211,6 +219,18 @@ fn parse_count(text: &str) -> Result<u128, String> {
         .map_err(|_| format!("node count {} is too large (the limit is 2^128 - 1)", truncate_chars(text, 60)))
 }
 
+/// One `D<depth> <nodes>` operation (`depth_text` is what follows the D).
+fn parse_count_operation(op: &str, depth_text: &str) -> Result<(u32, u128), String> {
+    let (depth, count) = depth_text
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| format!("operation {:?} has no node count", truncate_chars(op, 40)))?;
+    let count = count.trim();
+    if count.contains(char::is_whitespace) {
+        return Err(format!("operation {:?}: expected \"D<depth> <nodes>\"", truncate_chars(op, 40)));
+    }
+    Ok((parse_depth(depth)?, parse_count(count)?))
+}
+
 fn parse_perft_line(rest: &str) -> Result<(u32, u128), String> {
     let mut parts = rest.split_ascii_whitespace();
     match (parts.next(), parts.next(), parts.next()) {
@@ -219,10 +239,9 @@ fn parse_perft_line(rest: &str) -> Result<(u32, u128), String> {
     }
 }
 
-/// Splits an EPD line into FEN, id and counts.
-/// A FEN, its id and its counts.
-/// A FEN, its id, its counts and the first operation not understood.
-type EpdRecord = (String, Option<String>, Vec<(u32, u128)>, Option<String>);
+/// A FEN, its id, its counts, the first operation not understood, and why
+/// each count that could not be read was refused.
+type EpdRecord = (String, Option<String>, Vec<(u32, u128)>, Option<String>, Vec<String>);
 
 fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
     let parts = split_outside_quotes(text);
@@ -246,6 +265,7 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
     let mut id = None;
     let mut counts = Vec::new();
     let mut unknown = None;
+    let mut count_errors = Vec::new();
     for op in std::iter::once(first_op.as_str()).chain(operations.iter().copied()) {
         let op = op.trim();
         if op.is_empty() {
@@ -253,16 +273,13 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
         }
         if let Some(depth_text) = op.strip_prefix('D').filter(|r| r.starts_with(|c: char| c.is_ascii_digit()))
         {
-            let (depth, count) = depth_text
-                .split_once(char::is_whitespace)
-                .ok_or_else(|| format!("operation {:?} has no node count", truncate_chars(op, 40)))?;
-            let count = count.trim();
-            if count.contains(char::is_whitespace) {
-                return Err(format!("operation {:?}: expected \"D<depth> <nodes>\"", truncate_chars(op, 40)));
+            if let Err(message) = parse_count_operation(op, depth_text)
+                .and_then(|(depth, nodes)| add_count(&mut counts, depth, nodes))
+            {
+                count_errors.push(message);
             }
-            add_count(&mut counts, parse_depth(depth)?, parse_count(count)?)?;
         } else if op == "D" || (op.starts_with('D') && op[1..].starts_with(char::is_whitespace)) {
-            return Err(format!("operation {:?} has no depth after 'D'", truncate_chars(op, 40)));
+            count_errors.push(format!("operation {:?} has no depth after 'D'", truncate_chars(op, 40)));
         } else if let Some(name) = op.strip_prefix("id ") {
             id = Some(name.trim().trim_matches('"').to_string());
         } else if !is_known_operation(op) {
@@ -270,7 +287,7 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
         }
         // Other EPD operations (bm, c0, ...) are not about perft; ignore them.
     }
-    Ok((fen, id, counts, unknown))
+    Ok((fen, id, counts, unknown, count_errors))
 }
 
 /// `text` split at every `;` that is not inside double quotes (an EPD
@@ -434,9 +451,22 @@ mod tests {
         bytes.extend_from_slice(b"\xff\xfe garbage\n");
         let parsed = parse_suite(&bytes);
         let lines: Vec<usize> = parsed.errors.iter().map(|e| e.line).collect();
-        assert_eq!(lines, vec![1, 2, 3, 4, 5, 6, 7, 8, 10], "{:#?}", parsed.errors);
-        assert_eq!(parsed.entries.len(), 1);
-        assert_eq!(parsed.entries[0].line, 9);
+        // Depth 0 is a count (perft(0) = 1); a bad count refuses itself,
+        // not its line, whose other counts are read.
+        assert_eq!(lines, vec![1, 3, 4, 5, 6, 7, 8, 10], "{:#?}", parsed.errors);
+        let entries: Vec<(usize, Vec<(u32, u128)>)> =
+            parsed.entries.iter().map(|e| (e.line, e.counts.clone())).collect();
+        assert_eq!(
+            entries,
+            vec![
+                (1, vec![]),
+                (2, vec![(0, 1)]),
+                (3, vec![]),
+                (4, vec![]),
+                (5, vec![(1, 3)]),
+                (9, vec![(1, 3)])
+            ]
+        );
     }
 
     #[test]

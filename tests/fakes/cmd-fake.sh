@@ -11,10 +11,18 @@
 #               and writes to stderr forever (its pid in $FAKE_PIDFILE)
 #   stderrlog   prints its count, closes stdout, then logs 20,000 lines to
 #               stderr before exiting
+# and at any depth:
+#   no960       reads Shredder-FEN castling letters (Chess960) as no castling
+#               rights, as an engine without Chess960 might, unless told
+#               FAKE_CHESS960=true
 set -u
 format="${FAKE_FORMAT:-qperft}"
 if [ "$format" = qperft ]; then depth="$1"; fen="$2"; else fen="$1"; depth="$2"; fi
 mode="${FAKE_MODE:-honest}"
+if [ "$mode" = no960 ] && [ "${FAKE_CHESS960:-false}" != true ]; then
+    read -r board side castling rest <<< "$fen"
+    case "$castling" in *[A-Ha-h]*) fen="$board $side - $rest" ;; esac
+fi
 if [ "$depth" -gt 1 ]; then
     case "$mode" in
         crash) echo "Segmentation fault (pretend)" >&2; exit 1 ;;
