@@ -573,7 +573,7 @@ fn hobby_engine_output_formats_are_read() {
 #[test]
 fn interactive_engines_through_the_readme_recipe() {
     // An engine that takes commands at a prompt, driven by a shell line
-    // per count, as README shows.
+    // per count, as docs/engines.md shows.
     let engine = format!(
         "prompt=cmd:sh -c 'printf \"position fen %s\\nperft %s\\nquit\\n\" \"$1\" \"$2\" | {} --bug ep --format dash --interactive' sh {{fen}} {{depth}}",
         buggy_path().display()

@@ -83,15 +83,15 @@ pub enum Command {
     #[command(after_help = EXIT_STATUS)]
     Suite(SuiteArgs),
     /// Time a fixed benchmark set (positions/bench.epd by default): warm-up,
-    /// then repeated rounds; min/median/max per position.
+    /// then samples of at least --sample-time per position, with their spread.
     #[command(after_help = EXIT_STATUS)]
     Bench(BenchArgs),
     /// Race other engines (UCI `go perft` or command templates such as
     /// qperft) against this one on the same positions, cross-checking counts.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
-    /// Compare two bench (or suite) reports: changed counts and speed
-    /// regressions.
+    /// Compare two bench, suite or compare reports: changed counts, and
+    /// speed changes judged against the noise.
     #[command(after_help = DIFF_HELP)]
     Diff(DiffArgs),
     /// Draw charts from compare reports (Mnps per position per engine) and
@@ -129,6 +129,38 @@ pub enum Command {
     /// divide, in `run`'s format.
     #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell or
+    /// elvish) for this program to stdout.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) to stdout, or write every page
+    /// (perft.1, perft-run.1, ...) to a directory.
+    #[command(
+        after_help = "Install: perft man --dir ~/.local/share/man/man1 (then `man perft`, `man perft-run`)"
+    )]
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write perft.1 and one page per subcommand (perft-run.1, ...) here
+    /// instead of perft.1 to stdout.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+const COMPLETIONS_HELP: &str = "\
+Install, for example:
+  bash:  perft completions bash > ~/.local/share/bash-completion/completions/perft
+  zsh:   perft completions zsh > ~/.zfunc/_perft   (with fpath+=~/.zfunc before compinit)
+  fish:  perft completions fish > ~/.config/fish/completions/perft.fish
+  PowerShell: perft completions powershell >> $PROFILE";
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to write completions for.
+    #[arg(value_name = "SHELL", value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 const SPLIT_HELP: &str = "\

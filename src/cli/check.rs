@@ -439,17 +439,25 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
         chess960: board.is_chess960(),
     };
     for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
-        println!("{note}");
+        writeln!(std::io::stdout(), "{note}")?;
     }
     if args.depth == 0 {
         // Nothing to ask: engines read `go perft 0` in different ways
         // (Stockfish starts a search), and perft(0) is 1 whatever they say.
-        println!("depth 0: perft(0) = 1 by definition (the position itself); nothing to debug");
+        writeln!(
+            std::io::stdout(),
+            "depth 0: perft(0) = 1 by definition (the position itself); nothing to debug"
+        )?;
         return Ok(EXIT_OK);
     }
     let mut engine: Box<dyn Engine> =
         spec.build(&name, &output::engine_options(None, args.handshake_timeout, args.timeout)?);
-    println!("debugging {name} ({spec}) at depth {}: {}", args.depth, board.fen_keeping_en_passant());
+    writeln!(
+        std::io::stdout(),
+        "debugging {name} ({spec}) at depth {}: {}",
+        args.depth,
+        board.fen_keeping_en_passant()
+    )?;
     // Steps are printed from a pool thread: no stdout lock may be held here.
     let result = with_threads(threads, || {
         bisect(
@@ -462,7 +470,9 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
             &mut |step: &BisectStep| {
                 let at = if step.path.is_empty() { "root".to_string() } else { step.path.join(" ") };
                 let next = step.next.as_deref().map_or(String::new(), |m| format!(", descending into {m}"));
-                println!(
+                // A closed stdout is met again, and reported, below.
+                let _ = writeln!(
+                    std::io::stdout(),
                     "  {at}: depth {}: perft {}, {name} {} ({}){next}",
                     step.depth,
                     step.ours,

@@ -5,6 +5,8 @@ mod bench;
 mod check;
 mod compare;
 mod diff;
+#[cfg(test)]
+mod docs_check;
 mod label;
 mod merge;
 mod output;
@@ -181,11 +183,8 @@ pub fn main() -> ExitCode {
         env!("PERFT_BUILD_PROFILE"),
         env!("PERFT_RUSTC_VERSION")
     );
-    let parsed = Cli::command()
-        .version(version)
-        .long_version(long_version)
-        .try_get_matches()
-        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let command = Cli::command().version(version).long_version(long_version);
+    let parsed = command.clone().try_get_matches().and_then(|matches| Cli::from_arg_matches(&matches));
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
@@ -217,6 +216,8 @@ pub fn main() -> ExitCode {
         Command::Split(args) => split::split(args),
         Command::Unit(args) => unit::unit(args),
         Command::Merge(args) => merge::merge(args),
+        Command::Completions(args) => completions(command, args.shell),
+        Command::Man(args) => man_page(command, args.dir.as_deref()),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -235,6 +236,48 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
         cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// Writes the completion script for `shell` to stdout.
+fn completions(mut command: clap::Command, shell: clap_complete::Shell) -> anyhow::Result<u8> {
+    let mut out = std::io::stdout().lock();
+    clap_complete::generate(shell, &mut command, "perft", &mut out);
+    out.flush()?;
+    Ok(EXIT_OK)
+}
+
+/// Writes the manual page (roff), from the same definition as `--help`:
+/// perft.1 to stdout, or perft.1 and one page per subcommand
+/// (`perft-run.1`, ...) into `dir`, each written atomically.
+fn man_page(command: clap::Command, dir: Option<&std::path::Path>) -> anyhow::Result<u8> {
+    use anyhow::Context;
+    let render = |page: clap::Command| -> std::io::Result<Vec<u8>> {
+        let mut roff = Vec::new();
+        clap_mangen::Man::new(page).render(&mut roff)?;
+        Ok(roff)
+    };
+    let Some(dir) = dir else {
+        let mut out = std::io::stdout().lock();
+        out.write_all(&render(command)?)?;
+        out.flush()?;
+        return Ok(EXIT_OK);
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let version = command.get_version().unwrap_or_default().to_string();
+    let mut pages = vec![("perft".to_string(), command.clone())];
+    for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
+        let name = format!("perft-{}", sub.get_name());
+        pages.push((name.clone(), sub.clone().name(name).version(version.clone())));
+    }
+    let mut out = std::io::stdout().lock();
+    for (name, page) in pages {
+        let path = dir.join(format!("{name}.1"));
+        perft::report::write_atomic(&path, &render(page)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        // The pages matter more than the list: a closed stdout stops nothing.
+        let _ = writeln!(out, "{}", path.display());
+    }
+    Ok(EXIT_OK)
 }
 
 /// A hint for a FEN given without quotes: `--fen` followed by a board
