@@ -39,7 +39,7 @@ pub enum BenchSetError {
         error: FenError,
     },
     /// A line without a count to time.
-    #[error("line {0}: no count (;D<depth> <nodes>)")]
+    #[error("line {0}: no count of depth 1 or more (;D<depth> <nodes>)")]
     NoCount(usize),
     /// No positions at all.
     #[error("no positions")]
@@ -59,8 +59,13 @@ pub fn bench_positions(parsed: &ParsedSuite) -> Result<Vec<BenchPosition>, Bench
     for entry in &parsed.entries {
         let board = Board::from_fen_with(&entry.fen, options)
             .map_err(|error| BenchSetError::Fen { line: entry.line, error })?;
-        let &(depth, expected) =
-            entry.counts.iter().max_by_key(|&&(depth, _)| depth).ok_or(BenchSetError::NoCount(entry.line))?;
+        // Depth 0 (perft(0) = 1) times nothing.
+        let &(depth, expected) = entry
+            .counts
+            .iter()
+            .filter(|&&(depth, _)| depth > 0)
+            .max_by_key(|&&(depth, _)| depth)
+            .ok_or(BenchSetError::NoCount(entry.line))?;
         let id = entry.id.clone().unwrap_or_else(|| format!("line {}", entry.line));
         positions.push(BenchPosition { id, fen: entry.fen.clone(), board, depth, expected });
     }

@@ -580,3 +580,59 @@ fn diff_help_names_every_report_it_compares() {
     assert!(help.contains("bench, suite, or compare"), "{help}");
     assert!(help.contains("within noise"), "{help}");
 }
+
+/// `perft completions bash` is a script bash accepts that knows the
+/// subcommands; `perft man` is a roff page; `perft man --dir` writes one
+/// page per subcommand.
+#[test]
+fn completions_and_man_pages_come_from_the_parser() {
+    let script = stdout_of(perft().args(["completions", "bash"]));
+    for subcommand in ["run", "suite", "bench", "check", "split", "merge", "completions"] {
+        assert!(script.contains(subcommand), "{subcommand} missing from the bash completions");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("perft.bash");
+    std::fs::write(&path, &script).unwrap();
+    let bash = std::process::Command::new("bash").arg("-n").arg(&path).output().unwrap();
+    assert!(bash.status.success(), "{}", String::from_utf8_lossy(&bash.stderr));
+    for shell in ["zsh", "fish", "powershell", "elvish"] {
+        assert!(!stdout_of(perft().args(["completions", shell])).is_empty(), "{shell}");
+    }
+    let output = perft().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+
+    let page = stdout_of(perft().arg("man"));
+    assert!(page.contains(".TH perft 1") && page.contains(".SH SUBCOMMANDS"), "{page}");
+    assert!(page.contains("perft\\-suite"), "the subcommands are listed");
+    let pages = dir.path().join("man1");
+    stdout_of(perft().args(["man", "--dir"]).arg(&pages));
+    let suite = std::fs::read_to_string(pages.join("perft-suite.1")).unwrap();
+    assert!(suite.contains(".TH perft-suite 1") && suite.contains("\\-\\-max\\-nodes"), "{suite}");
+    assert!(pages.join("perft.1").exists() && pages.join("perft-merge.1").exists());
+}
+
+/// Inputs that hold nothing to do are errors, and leave nothing behind: an
+/// empty suite, `label` of a missing file, a bench position with only a
+/// depth-0 count.
+#[test]
+fn empty_inputs_are_errors_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = write(dir.path(), "empty.epd", "# a header and nothing else\n");
+    let output = perft().args(["suite", &empty]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("empty.epd: no positions in the file"), "{stdout}");
+    let out = dir.path().join("out.epd");
+    let output = perft()
+        .args(["label", "--depth", "2", "/nonexistent/positions.txt", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!out.exists(), "label wrote {} from nothing", out.display());
+    let zero = write(dir.path(), "zero.epd", "8/8/8/8/8/8/8/K6k w - - 0 1 ;D0 1\n");
+    let output = perft().args(["bench", "--no-json", "--positions", &zero]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no count of depth 1 or more"), "{stderr}");
+}

@@ -76,7 +76,7 @@ pub fn label_command(args: LabelArgs) -> Result<u8> {
                     stderr,
                     "MISMATCH {}: the file says D{depth} {theirs}, perft counts {}",
                     output::location(&name, position.line),
-                    position.counts[depth as usize - 1]
+                    depth.checked_sub(1).map_or(1, |d| position.counts[d as usize])
                 )?;
                 disagreeing += 1;
             }
@@ -90,6 +90,9 @@ pub fn label_command(args: LabelArgs) -> Result<u8> {
         return Ok(interrupted_status());
     }
     match &args.out {
+        Some(path) if positions == 0 && bad > 0 => {
+            writeln!(stderr, "nothing labelled: {} not written", path.display())?;
+        }
         Some(path) => {
             write_atomic(path, text.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;

@@ -66,7 +66,11 @@ pub fn label(
             let disagreements = entry
                 .counts
                 .iter()
-                .filter(|&&(d, n)| d <= depth && counts[d as usize - 1] != n)
+                // perft(0) is 1: a depth-0 count is checked against that.
+                .filter(|&&(d, n)| match d {
+                    0 => n != 1,
+                    d => d <= depth && counts[d as usize - 1] != n,
+                })
                 .copied()
                 .collect();
             let position = LabelledPosition {
@@ -110,5 +114,12 @@ mod tests {
         let again = parse_suite(labelled[2].epd_line().as_bytes());
         assert_eq!(again.entries[0].counts, vec![(1, 48), (2, 2039)]);
         assert_eq!(again.entries[0].id.as_deref(), Some("kiwi"));
+        // Depth 0 is perft(0) = 1.
+        let parsed = crate::suite::parse_suite(
+            b"8/8/8/8/8/8/8/K6k w - - 0 1 ;D0 1\n8/8/8/8/8/8/8/K6k w - - 0 1 ;D0 2\n",
+        );
+        let labelled = label(&parsed, 1, FenOptions::default(), None, &|_| {}).unwrap().0;
+        assert_eq!(labelled[0].disagreements, vec![]);
+        assert_eq!(labelled[1].disagreements, vec![(0, 2)]);
     }
 }

@@ -241,6 +241,14 @@ impl SuitePlan {
                 return 0;
             }
         };
+        if parsed.entries.is_empty() && parsed.errors.is_empty() {
+            // An empty file (or comments only) is a mistake, not a pass.
+            self.errors.push(SuiteError {
+                file: file.name.clone(),
+                line: 0,
+                message: "no positions in the file".into(),
+            });
+        }
         for error in parsed.errors {
             self.errors.push(SuiteError {
                 file: file.name.clone(),
