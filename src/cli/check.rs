@@ -211,7 +211,9 @@ pub fn check(mut args: CheckArgs) -> Result<u8> {
         writeln!(out, "{hint}")?;
     }
     let code = exit_status(summary.failed > 0, summary.errors > 0, outcome.interrupted);
-    let counted = summary.checks > 0;
+    // A run that read no suite line at all (a missing or empty file)
+    // leaves no report file; one with lines to report does.
+    let counted = summary.checks > 0 || errors.iter().any(|e| e.line > 0);
     if let Some(target) = target {
         let report = CheckReport {
             header: ReportHeader::of::<CheckReport>(),

@@ -198,13 +198,13 @@ impl ReportTarget {
     }
 
     /// Writes `value`, and for a file says `Report: PATH` on `out`.
-    /// Writes the report of a run that may have had nothing to check (a
-    /// missing suite file, say): such a run leaves no file behind (a stream
-    /// still gets its JSON, which a pipe is waiting for).
+    /// Writes the report of a run that may have read nothing (a missing
+    /// suite file, say): such a run (`counted` false) leaves no file behind
+    /// (a stream still gets its JSON, which a pipe is waiting for).
     pub fn write_if_counted(&self, counted: bool, value: &impl Serialize, out: &mut dyn Write) -> Result<()> {
         match self {
             ReportTarget::File(path) if !counted => {
-                writeln!(out, "No report written to {}: nothing was counted.", path.display())?;
+                writeln!(out, "No report written to {}: no suite line was read.", path.display())?;
                 Ok(())
             }
             _ => self.write(value, out),

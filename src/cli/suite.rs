@@ -181,7 +181,9 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
         writeln!(out, "{hash}")?;
     }
     let code = exit_status(s.failed > 0, s.errors > 0, outcome.interrupted);
-    let counted = s.checks > 0;
+    // A run that read no suite line at all (a missing or empty file)
+    // leaves no report file; one with lines to report does.
+    let counted = s.checks > 0 || outcome.errors.iter().any(|e| e.line > 0);
     if let Some(target) = target {
         let report = SuiteReport {
             header: ReportHeader::of::<SuiteReport>(),
