@@ -69,10 +69,6 @@ pub struct CheckOutcome {
     pub abandoned: Option<String>,
     /// Planned checks never asked (fail-fast, a stop).
     pub not_run: usize,
-    /// Depth-0 checks, not asked of the engine: perft(0) is 1 by
-    /// definition, and engines read `go perft 0` in different ways
-    /// (Stockfish starts a search). Counted among the skipped.
-    pub depth_zero: usize,
     /// The stop flag cut the run short.
     pub interrupted: bool,
 }
@@ -99,7 +95,7 @@ impl CheckOutcome {
             passed: results.iter().filter(|r| r.ok).count(),
             failed: results.iter().filter(|r| !r.ok && r.error.is_none()).count(),
             errors: results.iter().filter(|r| r.error.is_some()).count() + error_count,
-            skipped: plan.skipped() + self.not_run + self.unsupported + self.depth_zero,
+            skipped: plan.skipped() + self.not_run + self.unsupported,
             failures_by_tag: failures_by_tag(results),
             seconds,
         };
@@ -169,19 +165,17 @@ pub fn run_check(
     if abandoned.is_some() && !stopped {
         // A dead engine's checks left are errors, not silently skipped.
         for (index, result) in results.iter_mut().enumerate() {
-            if result.is_none() && !unsupported.contains(&index) && planned[index].depth != 0 {
+            if result.is_none() && !unsupported.contains(&index) {
                 *result = Some(not_asked(&planned[index]));
             }
         }
     }
     let results: Vec<CheckResult> = results.into_iter().flatten().collect();
     let unsupported = unsupported.len();
-    let depth_zero = planned.iter().filter(|c| c.depth == 0).count();
     CheckOutcome {
-        not_run: planned.len() - results.len() - unsupported - depth_zero,
+        not_run: planned.len() - results.len() - unsupported,
         results,
         unsupported,
-        depth_zero,
         unsupported_reason,
         abandoned,
         interrupted: stopped,
@@ -233,9 +227,6 @@ fn ask(
     progress: &(dyn Fn(CheckEvent) + Sync),
 ) -> Option<CheckResult> {
     let item = &shared.plan[index];
-    if item.depth == 0 {
-        return None;
-    }
     let position = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
     let began = Instant::now();
     let answer = engine.perft(&position, item.depth, options.timeout);

@@ -454,6 +454,7 @@ impl SelectionArgs {
             mode,
             extra_depth,
             skip_chess960: self.skip_chess960,
+            skip_depth_zero: false,
         }
     }
 }

@@ -121,6 +121,7 @@ pub fn check(mut args: CheckArgs) -> Result<u8> {
     let no_chess960 = spec.chess960 == Some(false);
     let mut options = args.selection.options(Mode::Bulk, args.depth);
     options.skip_chess960 |= no_chess960;
+    options.skip_depth_zero = true;
     let plan = SuitePlan::new(suite_files(&args.files), options);
     // Our counts (references, bisections) run on the global pool, from
     // every engine job's thread.
@@ -191,12 +192,12 @@ pub fn check(mut args: CheckArgs) -> Result<u8> {
     for warning in plan.warnings() {
         writeln!(out, "note: {}: {}", output::location(&warning.file, warning.line), warning.message)?;
     }
-    if outcome.depth_zero > 0 {
+    if plan.skipped_depth_zero() > 0 {
         writeln!(
             out,
             "note: {} not asked of {name}: perft(0) is 1 by definition, and engines read `go perft 0` \
              in different ways",
-            output::plural(outcome.depth_zero, "depth-0 check")
+            output::plural(plan.skipped_depth_zero(), "depth-0 check")
         )?;
     }
     if let Some(reason) = &outcome.unsupported_reason {

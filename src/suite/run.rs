@@ -81,6 +81,10 @@ pub struct SuiteOptions {
     pub fail_fast: bool,
     /// Skip Chess960 positions (their checks count as skipped).
     pub skip_chess960: bool,
+    /// Skip depth-0 counts (their checks count as skipped): for engines,
+    /// which read `go perft 0` in different ways (Stockfish starts a
+    /// search); perft(0) is 1 by definition.
+    pub skip_depth_zero: bool,
     /// Bulk or full counting.
     pub mode: Mode,
     /// Also check every position at this depth where it lists no count;
@@ -151,6 +155,7 @@ pub struct SuitePlan {
     skipped: usize,
     /// Checks skipped because their position is Chess960.
     skipped_chess960: usize,
+    skipped_depth_zero: usize,
     options: SuiteOptions,
 }
 
@@ -205,6 +210,7 @@ impl SuitePlan {
             positions: 0,
             skipped: 0,
             skipped_chess960: 0,
+            skipped_depth_zero: 0,
             options,
         };
         for (index, file) in files.into_iter().enumerate() {
@@ -335,6 +341,11 @@ impl SuitePlan {
                     self.skipped_chess960 += 1;
                     continue;
                 }
+                if options.skip_depth_zero && depth == 0 {
+                    self.skipped += 1;
+                    self.skipped_depth_zero += 1;
+                    continue;
+                }
                 if options.max_depth.is_some_and(|max| depth > max)
                     || options.max_nodes.is_some_and(|max| expected.is_some_and(|n| n > max))
                 {
@@ -395,6 +406,11 @@ impl SuitePlan {
     /// Checks skipped because their position is Chess960.
     pub fn skipped_chess960(&self) -> usize {
         self.skipped_chess960
+    }
+
+    /// Depth-0 checks skipped ([`SuiteOptions::skip_depth_zero`]).
+    pub fn skipped_depth_zero(&self) -> usize {
+        self.skipped_depth_zero
     }
 
     /// Unusable files and lines, in the order the files were given: at
