@@ -388,6 +388,14 @@ fn print_causes(
 /// the same error again is said in a line; start-up failures that made
 /// the run give the engine up are said once, by the caller.
 fn print_engine_errors(out: &mut dyn Write, outcome: &CheckOutcome, verbose: bool) -> Result<()> {
+    // Without --verbose, a run of the same error is one line at its end.
+    let said_again = |out: &mut dyn Write, repeated: usize| -> std::io::Result<()> {
+        if repeated == 0 {
+            return Ok(());
+        }
+        let more = output::plural(repeated, "more check");
+        writeln!(out, "  ... and the same error at {more} (--verbose lists them)")
+    };
     let mut previous = None;
     let mut repeated = 0usize;
     for r in outcome.results.iter().filter(|r| r.error.is_some()) {
@@ -401,14 +409,7 @@ fn print_engine_errors(out: &mut dyn Write, outcome: &CheckOutcome, verbose: boo
             }
             continue;
         }
-        if repeated > 0 {
-            writeln!(
-                out,
-                "  ... and the same error at {} (--verbose lists them)",
-                output::plural(repeated, "more check")
-            )?;
-            repeated = 0;
-        }
+        said_again(out, std::mem::take(&mut repeated))?;
         previous = Some(error);
         let mut lines = error.lines();
         writeln!(out, "ERROR {place}: depth {}: {}", r.depth, lines.next().unwrap_or(""))?;
@@ -418,13 +419,7 @@ fn print_engine_errors(out: &mut dyn Write, outcome: &CheckOutcome, verbose: boo
             writeln!(out, "    {line}")?;
         }
     }
-    if repeated > 0 {
-        writeln!(
-            out,
-            "  ... and the same error at {} (--verbose lists them)",
-            output::plural(repeated, "more check")
-        )?;
-    }
+    said_again(out, repeated)?;
     Ok(())
 }
 
