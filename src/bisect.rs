@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::Board;
 use crate::counting::{divide_with_progress, CountOptions, Mode};
 use crate::engine::{Engine, EngineError, EnginePosition};
-use crate::types::{Move, PieceKind};
+use crate::types::{Move, PieceKind, Square};
 
 /// What a faulty position exercises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -142,6 +142,113 @@ impl From<EngineError> for BisectError {
     }
 }
 
+/// What kind of move a missing or extra move is, in the position where it
+/// was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveClass {
+    /// A pawn capturing en passant.
+    EnPassant,
+    /// Castling, either side.
+    Castling,
+    /// A promotion to this piece.
+    Promotion(PromotionPiece),
+    /// A pawn's two-square first move.
+    DoublePush,
+    /// Another pawn move.
+    Pawn,
+    /// Another king move.
+    King,
+    /// A knight, bishop, rook or queen move.
+    Piece,
+    /// Move text that does not name a piece's move in the position.
+    Unreadable,
+}
+
+/// The piece a promotion makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PromotionPiece {
+    /// To a knight.
+    Knight,
+    /// To a bishop.
+    Bishop,
+    /// To a rook.
+    Rook,
+    /// To a queen.
+    Queen,
+}
+
+impl std::fmt::Display for MoveClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self {
+            MoveClass::EnPassant => "en passant",
+            MoveClass::Castling => "castling",
+            MoveClass::Promotion(PromotionPiece::Knight) => "promotion to a knight",
+            MoveClass::Promotion(PromotionPiece::Bishop) => "promotion to a bishop",
+            MoveClass::Promotion(PromotionPiece::Rook) => "promotion to a rook",
+            MoveClass::Promotion(PromotionPiece::Queen) => "promotion to a queen",
+            MoveClass::DoublePush => "pawn double push",
+            MoveClass::Pawn => "pawn move",
+            MoveClass::King => "king move",
+            MoveClass::Piece => "piece move",
+            MoveClass::Unreadable => "unreadable move",
+        };
+        f.write_str(text)
+    }
+}
+
+/// Classifies `uci` (as an engine wrote it) in `board`: a legal move by
+/// what it is, any other (an extra move is illegal by definition) by its
+/// shape.
+pub fn classify(board: &Board, uci: &str) -> MoveClass {
+    if let Ok(mv) = board.parse_uci(uci) {
+        if mv.is_castle() {
+            return MoveClass::Castling;
+        }
+        if mv.is_en_passant() {
+            return MoveClass::EnPassant;
+        }
+    }
+    let square = |text: Option<&str>| text.and_then(|t| t.parse::<Square>().ok());
+    let (Some(from), Some(to)) = (square(uci.get(0..2)), square(uci.get(2..4))) else {
+        return MoveClass::Unreadable;
+    };
+    let Some(piece) = board.piece_on(from).filter(|p| p.color() == board.side_to_move()) else {
+        return MoveClass::Unreadable;
+    };
+    let promotion = match uci.get(4..).map(|rest| rest.to_ascii_lowercase()).as_deref() {
+        None | Some("") => None,
+        Some("n") => Some(PromotionPiece::Knight),
+        Some("b") => Some(PromotionPiece::Bishop),
+        Some("r") => Some(PromotionPiece::Rook),
+        Some("q") => Some(PromotionPiece::Queen),
+        Some(_) => return MoveClass::Unreadable,
+    };
+    let files_apart = (from.file() as u8).abs_diff(to.file() as u8);
+    match piece.kind() {
+        _ if promotion.is_some() => MoveClass::Promotion(promotion.unwrap_or(PromotionPiece::Queen)),
+        // A pawn's diagonal step onto an empty square: en passant, whether
+        // or not the FEN (or the board, which keeps only a capturable
+        // square) names the square.
+        PieceKind::Pawn if files_apart != 0 && board.piece_on(to).is_none() => MoveClass::EnPassant,
+        PieceKind::Pawn if (from.rank() as u8).abs_diff(to.rank() as u8) == 2 => MoveClass::DoublePush,
+        PieceKind::Pawn => MoveClass::Pawn,
+        // Two files or more, or onto its own rook: castling as some engine
+        // writes it.
+        PieceKind::King
+            if files_apart >= 2
+                || board
+                    .piece_on(to)
+                    .is_some_and(|p| p.color() == piece.color() && p.kind() == PieceKind::Rook) =>
+        {
+            MoveClass::Castling
+        }
+        PieceKind::King => MoveClass::King,
+        _ => MoveClass::Piece,
+    }
+}
+
 /// Tags for a faulty node: what its position offers and what the differing
 /// moves are.
 pub fn tags_for(board: &Board, moves: &[String]) -> Vec<Tag> {
@@ -167,39 +274,16 @@ pub fn tags_for(board: &Board, moves: &[String]) -> Vec<Tag> {
         add(Tag::Promotion);
     }
     for text in moves {
-        match board.parse_uci(text).ok() {
-            Some(mv) if mv.is_castle() => {
+        match classify(board, text) {
+            MoveClass::Castling => {
                 add(Tag::Castling);
                 if board.is_chess960() {
                     add(Tag::Chess960Castling);
                 }
             }
-            Some(mv) if mv.is_en_passant() => add(Tag::EnPassant),
-            Some(mv) if mv.promotion().is_some() => add(Tag::Promotion),
-            _ => {
-                // An extra move the engine makes up: classify by its shape.
-                let bytes = text.as_bytes();
-                if bytes.len() == 5 {
-                    add(Tag::Promotion);
-                } else if bytes.len() == 4 {
-                    // `get`: the engine's text may be any UTF-8.
-                    let from = text.get(..2).and_then(|t| t.parse().ok());
-                    let to: Option<crate::types::Square> = text.get(2..4).and_then(|t| t.parse().ok());
-                    if let (Some(from), Some(to)) = (from, to) {
-                        match board.piece_on(from).map(|p| p.kind()) {
-                            Some(PieceKind::King) if (from.file() as u8).abs_diff(to.file() as u8) >= 2 => {
-                                add(Tag::Castling)
-                            }
-                            Some(PieceKind::Pawn)
-                                if from.file() != to.file() && board.piece_on(to).is_none() =>
-                            {
-                                add(Tag::EnPassant)
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-            }
+            MoveClass::EnPassant => add(Tag::EnPassant),
+            MoveClass::Promotion(_) => add(Tag::Promotion),
+            _ => {}
         }
     }
     if checkers >= 1 {

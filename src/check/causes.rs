@@ -7,107 +7,9 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bisect::Tag;
+use crate::bisect::{classify, MoveClass, Tag};
 use crate::board::{Board, CastlingMode, FenOptions};
 use crate::report::CheckResult;
-use crate::types::{PieceKind, Square};
-
-/// What kind of move a missing or extra move is, in the position where it
-/// was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MoveClass {
-    /// A pawn capturing en passant.
-    EnPassant,
-    /// Castling, either side.
-    Castling,
-    /// A promotion to this piece.
-    Promotion(PromotionPiece),
-    /// A pawn's two-square first move.
-    DoublePush,
-    /// Another pawn move.
-    Pawn,
-    /// Another king move.
-    King,
-    /// A knight, bishop, rook or queen move.
-    Piece,
-    /// Move text that does not name a piece's move in the position.
-    Unreadable,
-}
-
-/// The piece a promotion makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PromotionPiece {
-    /// To a knight.
-    Knight,
-    /// To a bishop.
-    Bishop,
-    /// To a rook.
-    Rook,
-    /// To a queen.
-    Queen,
-}
-
-impl std::fmt::Display for MoveClass {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let text = match self {
-            MoveClass::EnPassant => "en passant",
-            MoveClass::Castling => "castling",
-            MoveClass::Promotion(PromotionPiece::Knight) => "promotion to a knight",
-            MoveClass::Promotion(PromotionPiece::Bishop) => "promotion to a bishop",
-            MoveClass::Promotion(PromotionPiece::Rook) => "promotion to a rook",
-            MoveClass::Promotion(PromotionPiece::Queen) => "promotion to a queen",
-            MoveClass::DoublePush => "pawn double push",
-            MoveClass::Pawn => "pawn move",
-            MoveClass::King => "king move",
-            MoveClass::Piece => "piece move",
-            MoveClass::Unreadable => "unreadable move",
-        };
-        f.write_str(text)
-    }
-}
-
-/// Classifies `uci` (as an engine wrote it) in `board`, without asking
-/// whether it is legal: extra moves are illegal by definition.
-pub fn classify(board: &Board, uci: &str) -> MoveClass {
-    let square = |text: Option<&str>| text.and_then(|t| t.parse::<Square>().ok());
-    let (Some(from), Some(to)) = (square(uci.get(0..2)), square(uci.get(2..4))) else {
-        return MoveClass::Unreadable;
-    };
-    let Some(piece) = board.piece_on(from).filter(|p| p.color() == board.side_to_move()) else {
-        return MoveClass::Unreadable;
-    };
-    let promotion = match uci.get(4..).map(|rest| rest.to_ascii_lowercase()).as_deref() {
-        None | Some("") => None,
-        Some("n") => Some(PromotionPiece::Knight),
-        Some("b") => Some(PromotionPiece::Bishop),
-        Some("r") => Some(PromotionPiece::Rook),
-        Some("q") => Some(PromotionPiece::Queen),
-        Some(_) => return MoveClass::Unreadable,
-    };
-    let rank = |sq: Square| i32::from(sq.rank().to_char() as u8);
-    let file = |sq: Square| i32::from(sq.file().to_char() as u8);
-    match piece.kind() {
-        _ if promotion.is_some() => MoveClass::Promotion(promotion.unwrap_or(PromotionPiece::Queen)),
-        // A pawn's diagonal step onto an empty square: en passant, whether
-        // or not the FEN (or the board, which keeps only a capturable
-        // square) names the square.
-        PieceKind::Pawn if file(from) != file(to) && board.piece_on(to).is_none() => MoveClass::EnPassant,
-        PieceKind::Pawn if (rank(to) - rank(from)).abs() == 2 => MoveClass::DoublePush,
-        PieceKind::Pawn => MoveClass::Pawn,
-        PieceKind::King => {
-            let onto_own_rook =
-                board.piece_on(to).is_some_and(|p| p.color() == piece.color() && p.kind() == PieceKind::Rook);
-            if onto_own_rook || ((file(to) - file(from)).abs() == 2 && rank(to) == rank(from)) {
-                MoveClass::Castling
-            } else {
-                MoveClass::King
-            }
-        }
-        _ => MoveClass::Piece,
-    }
-}
 
 /// Which way a move is wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -273,6 +175,7 @@ pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bisect::PromotionPiece;
 
     #[test]
     fn moves_are_classified_in_their_position() {
