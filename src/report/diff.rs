@@ -59,28 +59,46 @@ impl<'a> Measured<'a> {
     }
 }
 
-/// Whether two sets of samples differ by more than their noise: Welch's
-/// t-test, two-sided at 95%. `None` when either has fewer than two
-/// samples.
-pub fn differ_beyond_noise(old: &[f64], new: &[f64]) -> Option<bool> {
+/// How the samples of a new time compare with an old one's, against their
+/// noise: Welch's t-test, two-sided at 95%.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SampleShift {
+    /// Either has fewer than two samples: no noise to judge by.
+    TooFewSamples,
+    /// The means differ by no more than the noise.
+    WithinNoise,
+    /// The new mean is longer, past the noise.
+    Slower,
+    /// The new mean is shorter, past the noise.
+    Faster,
+}
+
+/// Compares `new` samples (seconds) with `old` ones; see [`SampleShift`].
+pub fn sample_shift(old: &[f64], new: &[f64]) -> SampleShift {
     if old.len() < 2 || new.len() < 2 {
-        return None;
+        return SampleShift::TooFewSamples;
     }
     let (a, b) = (Spread::of(old), Spread::of(new));
     let (n_a, n_b) = (old.len() as f64, new.len() as f64);
     let (v_a, v_b) = (a.stddev.powi(2) / n_a, b.stddev.powi(2) / n_b);
     let standard_error = (v_a + v_b).sqrt();
-    if standard_error == 0.0 {
-        return Some(a.mean != b.mean);
+    let beyond = if standard_error == 0.0 {
+        a.mean != b.mean
+    } else {
+        let df = (v_a + v_b).powi(2) / (v_a.powi(2) / (n_a - 1.0) + v_b.powi(2) / (n_b - 1.0));
+        (a.mean - b.mean).abs() / standard_error > t_quantile_975(df)
+    };
+    match (beyond, b.mean > a.mean) {
+        (false, _) => SampleShift::WithinNoise,
+        (true, true) => SampleShift::Slower,
+        (true, false) => SampleShift::Faster,
     }
-    let df = (v_a + v_b).powi(2) / (v_a.powi(2) / (n_a - 1.0) + v_b.powi(2) / (n_b - 1.0));
-    Some((a.mean - b.mean).abs() / standard_error > t_quantile_975(df))
 }
 
 /// Judges the change from `old` to `new` times: flagged only past
 /// `threshold` percent (of the median speed) and past the noise: when both
-/// have several samples, Welch's t-test on them at 95% (see
-/// [`differ_beyond_noise`]); otherwise the min-max ranges must not overlap.
+/// have several samples, their means must have moved the same way past it
+/// (see [`sample_shift`]); otherwise the min-max ranges must not overlap.
 pub fn judge(old: Measured, new: Measured, threshold: f64) -> SpeedChange {
     let (o, n) = (old.seconds, new.seconds);
     let percent = if n.median > 0.0 { (o.median / n.median - 1.0) * 100.0 } else { 0.0 };
@@ -89,11 +107,12 @@ pub fn judge(old: Measured, new: Measured, threshold: f64) -> SpeedChange {
     if !slower && !faster {
         return SpeedChange { percent, verdict: Verdict::Unchanged };
     }
-    let beyond_noise = match differ_beyond_noise(old.samples, new.samples) {
-        // The means must move the way the medians did.
-        Some(differ) => differ && (Spread::of(new.samples).mean > Spread::of(old.samples).mean) == slower,
-        None if slower => n.min > o.max,
-        None => n.max < o.min,
+    let beyond_noise = match sample_shift(old.samples, new.samples) {
+        SampleShift::TooFewSamples if slower => n.min > o.max,
+        SampleShift::TooFewSamples => n.max < o.min,
+        SampleShift::Slower => slower,
+        SampleShift::Faster => faster,
+        SampleShift::WithinNoise => false,
     };
     let verdict = match (beyond_noise, slower) {
         (false, _) => Verdict::WithinNoise,
@@ -520,9 +539,10 @@ mod tests {
         assert_eq!(verdict(&samples(1.0, 0.001), &samples(1.01, 0.001)), Verdict::Unchanged);
         // Identical samples do not differ; samples with no spread differ
         // by any amount past the threshold.
-        assert_eq!(differ_beyond_noise(&[1.0, 1.0], &[1.0, 1.0]), Some(false));
-        assert_eq!(differ_beyond_noise(&[1.0, 1.0], &[1.1, 1.1]), Some(true));
-        assert_eq!(differ_beyond_noise(&[1.0], &[1.1, 1.1]), None);
+        assert_eq!(sample_shift(&[1.0, 1.0], &[1.0, 1.0]), SampleShift::WithinNoise);
+        assert_eq!(sample_shift(&[1.0, 1.0], &[1.1, 1.1]), SampleShift::Slower);
+        assert_eq!(sample_shift(&[1.1, 1.1], &[1.0, 1.0]), SampleShift::Faster);
+        assert_eq!(sample_shift(&[1.0], &[1.1, 1.1]), SampleShift::TooFewSamples);
     }
 
     fn compare_report(results: Vec<CompareResult>) -> CompareReport {
