@@ -413,14 +413,19 @@ fn label_writes_a_suite_that_suite_passes() {
     assert_eq!(output.status.code(), Some(2));
 }
 
-#[test]
-fn uci_mode_greets_helps_and_refuses_a_bad_position() {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("perft"))
+/// `perft uci` with piped standard input and output.
+fn spawn_uci() -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("perft"))
         .arg("uci")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn uci_mode_greets_helps_and_refuses_a_bad_position() {
+    let mut child = spawn_uci();
     use std::io::Write;
     let mut stdin = child.stdin.take().unwrap();
     writeln!(stdin, "help\nposition fen not a fen\ngo perft 1\nposition startpos moves e2e5\ngo perft 1\nposition startpos\ngo perft 1\nquit").unwrap();
@@ -435,12 +440,7 @@ fn uci_mode_greets_helps_and_refuses_a_bad_position() {
 
 #[test]
 fn uci_mode_survives_bad_bytes_huge_lines_and_half_valid_positions() {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("perft"))
-        .arg("uci")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_uci();
     use std::io::Write;
     let mut stdin = child.stdin.take().unwrap();
     // Written from a thread: the server answers while the huge line goes in.
