@@ -223,18 +223,23 @@ mod tests {
             probes: 8,
             hits: 2,
             verified: None,
+            auto: None,
+            table_setup_s: 0.25,
         };
         assert_eq!(hash.hit_rate(), 0.25);
-        assert_eq!(hash.to_string(), "hash 16 MB: 25% full, 25.0% of 8 probes hit");
+        assert_eq!(hash.to_string(), "hash 16 MB: 25% full, 25.0% of 8 probes hit, set up in 0.2 s");
         hash.verified = Some(true);
-        assert!(hash.to_string().ends_with("probes hit, verified with a second key set"));
-        assert_eq!(HashInfo { probes: 0, hits: 0, ..hash }.hit_rate(), 0.0);
-        // A table made smaller than asked (a power of two buckets) says so.
+        assert!(hash.to_string().ends_with("set up in 0.2 s, verified with a second key set"));
+        assert_eq!(HashInfo { probes: 0, hits: 0, ..hash.clone() }.hit_rate(), 0.0);
+        hash.auto = Some("auto: enough for depth 9".into());
+        assert!(hash.to_string().starts_with("hash 16 MB (auto: enough for depth 9): 25% full"), "{hash}");
+        // A table is the size asked for: whole buckets, no power of two.
         let table = crate::counting::PerftTable::new(3, crate::counting::KeySet::Primary).unwrap();
         let made = HashInfo::of(&table, 3);
-        assert_eq!(made.table_megabytes, Some(2));
-        assert!(made.to_string().starts_with("hash 2 MB (3 asked): "), "{made}");
-        assert!(HashInfo::of(&table, 2).to_string().starts_with("hash 2 MB: "));
+        assert_eq!(made.table_megabytes, Some(3));
+        assert_eq!(table.bytes(), 3 << 20);
+        assert!(made.table_setup_s >= 0.0);
+        assert!(made.to_string().starts_with("hash 3 MB: "), "{made}");
     }
 
     /// A run report with a count past 2^64.

@@ -7,8 +7,10 @@
 //! the depth matches, so an entry torn by a concurrent write (one word old,
 //! one new) fails the check and is never trusted (Hyatt's lockless scheme).
 //!
-//! Buckets of four entries fill one 64-byte cache line; the bucket is chosen
-//! by the low bits of the key mixed with the depth, so the counts of one
+//! Buckets of four entries fill one 64-byte cache line; a table has any
+//! number of buckets (it fills the memory it is given, not the power of two
+//! below it); the bucket is chosen by the high bits of the product of the
+//! bucket count and the key mixed with the depth, so the counts of one
 //! position at different depths land in different buckets (consecutive
 //! depths of one position, as a suite line `;D15 ;D16` asks, would
 //! otherwise fight over four slots). A store takes an empty entry, else
@@ -23,6 +25,8 @@
 //! happen identically under both to go unnoticed.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
 
 use crate::board::zobrist::{self, ZobristKeys};
 use crate::board::Board;
@@ -119,15 +123,21 @@ fn advise_huge_pages(_start: *const u8, _len: usize) {}
 /// The shared table.
 pub struct PerftTable {
     buckets: Vec<Bucket>,
-    mask: u64,
     keys: KeySet,
     probes: AtomicU64,
     hits: AtomicU64,
+    setup_seconds: f64,
 }
 
+/// Bytes zeroed by one set-up task: large enough that a task's overhead is
+/// nothing, small enough that every worker gets a share of any table.
+const SETUP_CHUNK_BYTES: usize = 16 << 20;
+
 impl PerftTable {
-    /// A table of at most `megabytes` MiB (rounded down to a power of two of
-    /// 64-byte buckets), indexed by `keys`.
+    /// A table of at most `megabytes` MiB (whole 64-byte buckets of four
+    /// entries), indexed by `keys`. The memory is zeroed in parallel on the
+    /// current rayon pool, so that the pages are in place before counting
+    /// starts, each worker faulting in its share ([`Self::setup_seconds`]).
     ///
     /// # Errors
     /// [`TableError`] if the size is zero or the memory cannot be had.
@@ -141,26 +151,44 @@ impl PerftTable {
         Self::with_buckets(count, keys).map_err(|_| TableError::OutOfMemory(megabytes))
     }
 
-    /// A table of `buckets` buckets of four entries (rounded down to a power
-    /// of two, at least one): tiny tables make replacement happen all the
-    /// time, which is what tests want.
+    /// A table of `buckets` buckets of four entries (at least one): tiny
+    /// tables make replacement happen all the time, which is what tests
+    /// want. Any number of buckets works: a key picks its bucket by the
+    /// high bits of a multiplication, not by a mask.
     ///
     /// # Errors
     /// [`TableError::OutOfMemory`] if the memory cannot be had.
     pub fn with_buckets(buckets: usize, keys: KeySet) -> Result<Self, TableError> {
-        let count = 1usize << (usize::BITS - 1 - buckets.max(1).leading_zeros());
-        let megabytes = (count * std::mem::size_of::<Bucket>()).div_ceil(1 << 20) as u64;
+        let started = std::time::Instant::now();
+        let count = buckets.max(1);
+        let bucket_bytes = std::mem::size_of::<Bucket>();
+        let megabytes = (count.saturating_mul(bucket_bytes)).div_ceil(1 << 20) as u64;
         let mut table: Vec<Bucket> = Vec::new();
         table.try_reserve_exact(count).map_err(|_| TableError::OutOfMemory(megabytes))?;
-        advise_huge_pages(table.as_ptr().cast(), count * std::mem::size_of::<Bucket>());
-        table.resize_with(count, Bucket::default);
+        advise_huge_pages(table.as_ptr().cast(), count * bucket_bytes);
+        let chunk = (SETUP_CHUNK_BYTES / bucket_bytes).max(1);
+        let spare = &mut table.spare_capacity_mut()[..count];
+        spare.par_chunks_mut(chunk).for_each(|part| {
+            // SAFETY: `part` is memory the vector owns and nothing else
+            // sees yet; all-zero bytes are a valid `Bucket` (atomics of 0).
+            // Zeroing in parallel buys the set-up time: one thread faulting
+            // in every page of a large table took 18 s for 8 GB (issue 33).
+            unsafe { std::ptr::write_bytes(part.as_mut_ptr(), 0, part.len()) };
+        });
+        // SAFETY: the first `count` buckets were all written just above.
+        unsafe { table.set_len(count) };
         Ok(PerftTable {
             buckets: table,
-            mask: count as u64 - 1,
             keys,
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
+            setup_seconds: started.elapsed().as_secs_f64(),
         })
+    }
+
+    /// Seconds spent allocating and zeroing the table.
+    pub fn setup_seconds(&self) -> f64 {
+        self.setup_seconds
     }
 
     /// The key set the table is indexed by.
@@ -184,11 +212,17 @@ impl PerftTable {
     }
 
     /// The bucket of `key` at `depth`: an odd multiple of the depth moves
-    /// each depth of a position to its own bucket.
+    /// each depth of a position to its own bucket, and the high half of the
+    /// mixed key times the bucket count picks it (any count, no mask).
     #[inline]
     fn bucket(&self, key: u64, depth: u32) -> &Bucket {
+        &self.buckets[self.bucket_index(key, depth)]
+    }
+
+    #[inline]
+    fn bucket_index(&self, key: u64, depth: u32) -> usize {
         let mixed = key ^ u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        &self.buckets[(mixed & self.mask) as usize]
+        ((u128::from(mixed) * self.buckets.len() as u128) >> 64) as usize
     }
 
     /// Starts loading the bucket of `key` at `depth` into the cache, so a
@@ -287,18 +321,22 @@ mod tests {
         assert_eq!(table.probe(42, 4), None, "depth is part of the match");
         assert_eq!(table.probe(42 ^ 1 << 40, 3), None, "the whole key is checked");
         // Five entries in one bucket: the shallowest is replaced. Keys are
-        // chosen so that each (key, depth) lands in the bucket of (7, 5).
-        let stride = table.mask + 1;
-        let salt = |depth: u32| u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15) & table.mask;
-        let key_in_bucket = |i: u64, depth: u32| (7 ^ salt(5) ^ salt(depth)) + stride * i;
-        for (i, depth) in [5u32, 2, 7, 6].into_iter().enumerate() {
-            table.store(key_in_bucket(i as u64, depth), depth, 100 + i as u128);
+        // found that land in the bucket of (7, 5).
+        let home = table.bucket_index(7, 5);
+        // Keys spread over all 64 bits (the high ones pick the bucket).
+        let mut candidates = (1u64..).map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d));
+        let mut key_in_bucket =
+            |depth: u32| candidates.find(|&k| table.bucket_index(k, depth) == home).unwrap();
+        let keys: Vec<(u64, u32)> = [5u32, 2, 7, 6, 4].into_iter().map(|d| (key_in_bucket(d), d)).collect();
+        table.store(7, 5, 100);
+        for (i, &(key, depth)) in keys[1..4].iter().enumerate() {
+            table.store(key, depth, 101 + i as u128);
         }
-        table.store(key_in_bucket(9, 4), 4, 999);
-        assert_eq!(table.probe(key_in_bucket(1, 2), 2), None, "depth 2 was the shallowest");
-        assert_eq!(table.probe(key_in_bucket(9, 4), 4), Some(999));
+        table.store(keys[4].0, 4, 999);
+        assert_eq!(table.probe(keys[1].0, 2), None, "depth 2 was the shallowest");
+        assert_eq!(table.probe(keys[4].0, 4), Some(999));
         assert_eq!(table.probe(7, 5), Some(100));
-        assert_eq!(table.probe(key_in_bucket(2, 7), 7), Some(102));
+        assert_eq!(table.probe(keys[2].0, 7), Some(102));
         // Counts too large to pack are not stored; the largest that fits is.
         table.store(99, 3, MAX_COUNT);
         assert_eq!(table.probe(99, 3), None);
