@@ -48,6 +48,7 @@ pub mod compare;
 pub mod counting;
 pub mod distributed;
 pub mod engine;
+pub mod memory;
 pub mod report;
 pub mod suite;
 

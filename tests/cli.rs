@@ -636,3 +636,47 @@ fn empty_inputs_are_errors_and_write_nothing() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("no count of depth 1 or more"), "{stderr}");
 }
+
+/// `run` makes a table by itself where one pays, says why it has that
+/// size and how long it took to set up; `--hash 0` and small depths have
+/// none; a size past what the process may use, or not a size, is refused.
+#[test]
+fn hash_auto_sizes_the_table_and_reports_why() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let output = perft().args(args).args(["--json", "-"]).output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    let report = json(&["run", "6", "-t", "2"]);
+    assert_eq!(report["nodes"], 119_060_324);
+    let why = report["hash"]["auto"].as_str().unwrap();
+    assert_eq!(why, "auto: enough for depth 6", "{report}");
+    assert!(report["hash"]["table_setup_s"].as_f64().is_some_and(|s| s >= 0.0), "{report}");
+    assert!(report["hash"]["megabytes"].as_u64().is_some_and(|mb| (1..=64).contains(&mb)), "{report}");
+    // The same count with no table, and a depth too small for one.
+    for args in [&["run", "6", "-t", "2", "--hash", "0"][..], &["run", "4"]] {
+        let report = json(args);
+        assert!(report["hash"].is_null(), "{args:?}: {report}");
+    }
+    let output = perft().args(["run", "4", "--hash", "auto"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("note: no hash table: perft(4) here is too small for one to pay"), "{stdout}");
+    // An explicit size is kept, and printed with its set-up time.
+    let output = perft().args(["run", "6", "--hash", "3"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(", hash 3 MB: ") && stdout.contains("set up in"), "{stdout}");
+    // Refused before any work.
+    let output = perft().args(["run", "6", "--hash", "100000000"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if cfg!(target_os = "linux") {
+        assert!(stderr.contains("--hash 100000000 MB is more than this process may use ("), "{stderr}");
+    }
+    let output = perft().args(["run", "6", "--hash", "lots"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("`lots` is neither a size in MB"), "{stderr}");
+    let output = perft().args(["run", "4", "--verify-hash"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--verify-hash needs a hash table"));
+}

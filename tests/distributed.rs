@@ -1067,3 +1067,97 @@ fn a_manifest_too_deep_and_a_key_set_named_twice_are_refused() {
         assert!(text(&output).contains("depth 200 is beyond 64"), "{}", text(&output));
     }
 }
+
+/// `perft status` of a plan with two of four units counted says 2 done and
+/// 2 missing; a fresh heartbeat is a running unit, a stale one a dead unit;
+/// the plan is not changed; the exit status says whether all are done.
+#[test]
+fn status_counts_done_running_and_missing_units_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    let plan = dir.to_str().unwrap();
+    ok(&["split", "--depth", "5", "--ply", "2", "--units", "4", "--out", plan]);
+    for index in ["0", "2"] {
+        let out = ok(&["unit", plan, "--index", index, "--hash", "auto", "-t", "1"]);
+        assert!(out.contains("no hash table (auto: depth 3 is too small to pay)"), "{out}");
+    }
+    let json = tmp.path().join("status.json");
+    let before = snapshot(&dir);
+    let output = run(&["status", plan, "--json", json.to_str().unwrap()]);
+    assert_eq!(status(&output), 3, "{}", text(&output));
+    assert_eq!(snapshot(&dir), before, "status writes nothing into the plan");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["kind"], "perft-status");
+    assert_eq!(report["counts"], serde_json::json!({"done": 2, "running": 0, "missing": 2}));
+    assert_eq!(report["done"], serde_json::json!([0, 2]));
+    let missing: Vec<&Value> = report["missing"].as_array().unwrap().iter().map(|m| &m["index"]).collect();
+    assert_eq!(missing, [1, 3]);
+    assert_eq!(report["missing"][0]["reason"], "never started");
+    // The done units' share: their positions' counts times multiplicities.
+    let shares: u128 = [0u32, 2]
+        .iter()
+        .map(|&i| {
+            let result = read_result(&dir, i, 1);
+            let plan = Plan::open(&dir).unwrap();
+            let positions = plan.read_unit(&plan.manifest.units[i as usize]).unwrap();
+            positions.iter().zip(&result.counts).map(|(p, n)| p.multiplicity * n.0).sum::<u128>()
+        })
+        .sum();
+    assert_eq!(report["nodes_done"], shares.to_string(), "counts are strings, as in every plan file");
+    assert!(report["seconds_left"].as_f64().is_some_and(|s| s >= 0.0), "{report}");
+
+    // A fresh heartbeat: running; one ten minutes old: died.
+    let beat = |index: u32| dir.join("results").join(format!("unit-{index:06}.k1.running"));
+    std::fs::write(beat(1), r#"{"host":"node7","pid":1,"started":"","updated":""}"#).unwrap();
+    std::fs::write(beat(3), "{}").unwrap();
+    let old = std::time::SystemTime::now() - Duration::from_secs(600);
+    std::fs::File::options().write(true).open(beat(3)).unwrap().set_modified(old).unwrap();
+    let output = run(&["status", plan, "--json", "-"]);
+    assert_eq!(status(&output), 3);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["counts"], serde_json::json!({"done": 2, "running": 1, "missing": 1}));
+    assert_eq!(report["running"][0]["host"], "node7");
+    assert!(
+        report["missing"][0]["reason"].as_str().unwrap().starts_with("died (heartbeat 600 s old)"),
+        "{report}"
+    );
+    let people = text(&output);
+    assert!(people.contains("missing: unit 3: died"), "{people}");
+
+    // A unit counted removes its heartbeat; all done: exit 0, quiet.
+    std::fs::remove_file(beat(1)).unwrap();
+    for index in ["1", "3"] {
+        ok(&["unit", plan, "--index", index, "--hash", "1", "-t", "1"]);
+    }
+    assert!(!beat(1).exists() && !beat(3).exists(), "a finished unit leaves no heartbeat");
+    let output = run(&["status", plan, "-q"]);
+    assert_eq!(status(&output), 0, "{}", text(&output));
+    assert!(output.stdout.is_empty());
+    let merged = ok(&["merge", plan]);
+    assert!(merged.contains("4865609"), "{merged}");
+}
+
+/// A unit keeps a heartbeat while it counts: `status` sees it running.
+#[test]
+fn a_counting_unit_is_seen_running() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("plan");
+    let plan = dir.to_str().unwrap();
+    ok(&["split", "--depth", "8", "--ply", "1", "--units", "1", "--out", plan]);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("perft"))
+        .args(["unit", plan, "--index", "0", "--hash", "0", "-t", "1"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let beat = dir.join("results/unit-000000.k1.running");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !beat.exists() && Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = run(&["status", plan, "--json", "-"]);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["counts"], serde_json::json!({"done": 0, "running": 1, "missing": 0}), "{report}");
+    assert_eq!(report["running"][0]["host"].as_str().map(str::is_empty), Some(false));
+}

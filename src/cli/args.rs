@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+pub use perft::memory::HashSize;
 
 const COMPARE_HELP: &str = "\
 Engine specs (NAME=SPEC):
@@ -129,6 +130,11 @@ pub enum Command {
     /// divide, in `run`'s format.
     #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
+    /// Say where a plan stands: units done, running (a fresh heartbeat) and
+    /// missing, nodes counted so far, time left. Writes nothing into the
+    /// plan; runs while units count elsewhere.
+    #[command(after_help = STATUS_HELP)]
+    Status(StatusArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell or
     /// elvish) for this program to stdout.
     #[command(after_help = COMPLETIONS_HELP)]
@@ -240,12 +246,42 @@ pub struct UnitArgs {
     /// Zobrist key set of the hash table: 1 or 2.
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub keys: u8,
-    /// Hash table MiB shared by the whole unit (0: none).
-    #[arg(long, value_name = "MB", default_value_t = 256)]
-    pub hash: u64,
+    /// Hash table shared by the whole unit: MB mebibytes, `auto` (sized
+    /// from the unit and the memory this process may use: the job's cgroup
+    /// limit or the available memory), or 0 for none.
+    #[arg(long, value_name = "MB|auto", default_value = "auto")]
+    pub hash: HashSize,
     /// Worker threads, 1 to 1024 [default: all cores].
     #[arg(long, short = 't', value_name = "N")]
     pub threads: Option<usize>,
+}
+
+const STATUS_HELP: &str = "\
+Example: perft status d10
+         until perft status d10 --quiet; do sleep 60; done; perft merge d10
+
+A unit is running while its heartbeat (results/unit-NNNNNN.kK.running, rewritten every 15 s) is
+at most 120 s old; an older one is a unit that died, and it counts as missing.
+
+Exit status:
+  0  every unit is done (run `perft merge`)
+  2  the plan cannot be read
+  3  some units are running or missing";
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// The plan directory.
+    #[arg(value_name = "PLAN")]
+    pub plan: PathBuf,
+    /// The key set whose results to look at: 1 or 2.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub keys: u8,
+    /// Write the status as JSON to FILE (atomically; `-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Print nothing; the exit status says whether every unit is done.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -339,12 +375,15 @@ pub struct RunArgs {
     /// Print only the total.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Use a shared hash table of MB mebibytes for subtree counts.
-    #[arg(long, value_name = "MB")]
-    pub hash: Option<u64>,
+    /// Share a hash table of subtree counts: MB mebibytes, `auto` (sized
+    /// from the depth and the memory this process may use: its cgroup's
+    /// limit or the available memory), or 0 for none [default: auto where
+    /// the count is large enough for a table to pay].
+    #[arg(long, value_name = "MB|auto")]
+    pub hash: Option<HashSize>,
     /// Repeat the run with an independent set of hash keys and fail unless
-    /// both give the same counts (needs --hash).
-    #[arg(long, requires = "hash")]
+    /// both give the same counts (needs a table).
+    #[arg(long)]
     pub verify_hash: bool,
     /// Count, per depth, captures, en passant, castles, promotions, checks,
     /// discovered and double checks and checkmates (every node is made).
@@ -473,11 +512,12 @@ pub struct SuiteArgs {
     /// Make every leaf move instead of bulk counting.
     #[arg(long)]
     pub full: bool,
-    /// Share a hash table of MB mebibytes for subtree counts across all
-    /// positions and depths (a failing check's divide is recounted with a
-    /// second table indexed by the second key set).
-    #[arg(long, value_name = "MB")]
-    pub hash: Option<u64>,
+    /// Share a hash table of subtree counts across all positions and
+    /// depths: MB mebibytes or `auto` (sized from the deepest count and the
+    /// memory this process may use); a failing check's divide is recounted
+    /// with a second table indexed by the second key set [default: none].
+    #[arg(long, value_name = "MB|auto")]
+    pub hash: Option<HashSize>,
     /// Write a JSON report to FILE (`-` for stdout); without FILE, to
     /// results/suite-<timestamp>.json (`$PERFT_RESULTS` instead of results/).
     /// Reports are written only when asked (`bench` always writes one).

@@ -65,7 +65,13 @@ fn command_at(text: &str) -> String {
             '\\' if !single => escaped = true,
             '\'' if !double => single = !single,
             '"' if !single => double = !double,
-            '|' | '>' | '#' | '&' | ';' if !single && !double && text[..at].ends_with(' ') => {
+            // Unquoted, these end the command wherever they stand (as in
+            // the shell); `#` starts a comment only at a word's start.
+            '|' | '>' | '&' | ';' if !single && !double => {
+                end = at;
+                break;
+            }
+            '#' if !single && !double && text[..at].ends_with(' ') => {
                 end = at;
                 break;
             }
@@ -75,15 +81,28 @@ fn command_at(text: &str) -> String {
     text[..end].trim().to_string()
 }
 
-/// Every `perft ...` command line shown in code blocks of `text`.
+/// Every `perft ...` command shown in code blocks of `text`: at the start
+/// of a line, or where the shell starts a command within one (after `;`,
+/// `&&`, `|`, `(`, or `until`, `while`, `if`, `then`, `do`, `time`).
 fn commands_in_markdown(text: &str) -> Vec<(usize, String)> {
-    code_lines(text)
-        .into_iter()
-        .filter_map(|(number, line)| {
-            let line = line.strip_prefix("$ ").unwrap_or(&line);
-            line.starts_with("perft ").then(|| (number, command_at(line)))
-        })
-        .collect()
+    const KEYWORDS: [&str; 6] = ["until", "while", "if", "then", "do", "time"];
+    let mut commands = Vec::new();
+    for (number, line) in code_lines(text) {
+        let line = line.strip_prefix("$ ").unwrap_or(&line);
+        for (at, _) in line.match_indices("perft ") {
+            let before = line[..at].trim_end();
+            let starts_command = before.is_empty()
+                || [";", "&", "|", "("].iter().any(|end| before.ends_with(end))
+                || KEYWORDS.iter().any(|word| {
+                    before.ends_with(word) && before[..before.len() - word.len()].ends_with([' ', ';'])
+                })
+                || KEYWORDS.contains(&before);
+            if starts_command && (at == 0 || line[..at].ends_with(' ') || line[..at].ends_with('(')) {
+                commands.push((number, command_at(&line[at..])));
+            }
+        }
+    }
+    commands
 }
 
 /// Every `perft SUBCOMMAND ...` in the long help of the program and its

@@ -14,6 +14,7 @@ mod perftree;
 mod report;
 mod run;
 mod split;
+mod status;
 mod suite;
 mod uci_server;
 mod unit;
@@ -216,6 +217,7 @@ pub fn main() -> ExitCode {
         Command::Split(args) => split::split(args),
         Command::Unit(args) => unit::unit(args),
         Command::Merge(args) => merge::merge(args),
+        Command::Status(args) => status::status(args),
         Command::Completions(args) => completions(command, args.shell),
         Command::Man(args) => man_page(command, args.dir.as_deref()),
     };

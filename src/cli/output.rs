@@ -7,9 +7,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
-use perft::counting::{KeySet, PerftTable, MAX_THREADS};
+use perft::counting::{with_threads, KeySet, PerftTable, MAX_THREADS};
 use perft::engine::{AnswerFormat, EngineOptions, DEFAULT_HANDSHAKE};
+use perft::memory::{self, HashSize};
 use perft::report;
+use perft::report::HashInfo;
 use serde::Serialize;
 
 use super::args::{PatternArgs, PositionArgs};
@@ -360,21 +362,50 @@ pub fn mnps(nodes: u128, seconds: f64) -> f64 {
 
 /// A hash table of `megabytes` MiB, refused with a clear message when the
 /// machine does not have that much memory free.
-pub fn hash_table(megabytes: u64, keys: KeySet) -> Result<PerftTable> {
-    check_memory(megabytes, megabytes)?;
-    PerftTable::new(megabytes, keys).context("--hash")
+/// A table a run will make: its size, and for `--hash auto` why.
+#[derive(Clone, Debug)]
+pub struct TableChoice {
+    /// MiB.
+    pub megabytes: u64,
+    /// `auto: ...`, for an automatic size.
+    pub auto: Option<String>,
 }
 
-/// Refuses `--hash MB` when the run may need `needed` MiB (the table and
-/// any second table it may make) and the machine has less free.
-pub fn check_memory(megabytes: u64, needed: u64) -> Result<()> {
-    if let Some(free) = perft::report::available_memory_mb().filter(|&free| needed > free) {
-        if needed > megabytes {
-            bail!("--hash {megabytes} MB needs up to {needed} MB here, more than the {free} MB of memory available");
+/// Resolves `--hash` (`size`; where not given, `auto` if `default_auto`)
+/// for a count that can use `useful` bytes of table (`what` names it: `depth
+/// 9`) and may hold `tables` tables of the size at once: `None` for no
+/// table; an explicit size larger than this process may use is refused.
+pub fn choose_table(
+    size: Option<HashSize>,
+    default_auto: bool,
+    useful: u64,
+    what: &str,
+    tables: f64,
+) -> Result<Option<TableChoice>> {
+    let source = memory::memory_source();
+    match size.or(default_auto.then_some(HashSize::Auto)) {
+        None | Some(HashSize::Megabytes(0)) => Ok(None),
+        Some(HashSize::Megabytes(megabytes)) => {
+            let needed = (megabytes as f64 * tables).ceil() as u64;
+            memory::check_fits(megabytes, needed, source).map_err(anyhow::Error::msg)?;
+            Ok(Some(TableChoice { megabytes, auto: None }))
         }
-        bail!("--hash {megabytes} MB is more than the {free} MB of memory available");
+        Some(HashSize::Auto) if useful == 0 => Ok(None),
+        Some(HashSize::Auto) => {
+            let auto = memory::auto_within(useful, what, tables, source);
+            Ok(Some(TableChoice { megabytes: auto.megabytes, auto: Some(auto.reason) }))
+        }
     }
-    Ok(())
+}
+
+/// Makes the table `choice` names, zeroed by `threads` threads.
+pub fn make_table(choice: &TableChoice, keys: KeySet, threads: usize) -> Result<PerftTable> {
+    with_threads(threads, || PerftTable::new(choice.megabytes, keys))?.context("--hash")
+}
+
+/// The report's account of `table`, made as `choice` says.
+pub fn hash_info(table: &PerftTable, choice: &TableChoice) -> HashInfo {
+    HashInfo { auto: choice.auto.clone(), ..HashInfo::of(table, choice.megabytes) }
 }
 
 /// Seconds as a person would say them: `40 s`, `12 min`, `3.5 h`, `9 days`,

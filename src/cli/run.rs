@@ -9,6 +9,7 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
 use perft::counting::journal::{count_journaled, plan_tasks, Divide, Journal, JournalHeader};
 use perft::counting::{divide_with_progress, perft_stats, with_threads, CountOptions, KeySet, Mode};
+use perft::memory::{self, HashSize};
 use perft::report::{nodes_per_second, DivideEntry, HashInfo, ReportHeader, RunMode, RunReport};
 
 use super::args::RunArgs;
@@ -89,11 +90,11 @@ fn verify_hash(
     board: &Board,
     depth: u32,
     mode: Mode,
-    args: &RunArgs,
+    choice: &output::TableChoice,
     threads: usize,
     divide: &Divide,
 ) -> Result<Verification> {
-    let second = output::hash_table(args.hash.unwrap_or(1), KeySet::Secondary)?;
+    let second = output::make_table(choice, KeySet::Secondary, threads)?;
     let search = CountOptions { table: Some(&second), stop: Some(&INTERRUPTED), ..CountOptions::new(mode) };
     let again = with_threads(threads, || divide_with_progress(board, depth, &search, &|_, _| {}))?;
     Ok(if again.iter().any(|(_, n)| n.is_none()) {
@@ -116,10 +117,20 @@ pub fn run(args: RunArgs) -> Result<u8> {
         bail!("--checkpoint and --resume need a depth of at least 2");
     }
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
-    output::warn_if_absurd(&board, depth, threads, args.hash.is_some());
     if args.stats {
         return run_stats(&args, &board, threads, target, &mut out);
     }
+    // `auto` unless asked otherwise, where a table pays (--full makes every
+    // leaf, so a table pays there too).
+    let useful = memory::useful_table_bytes(&board, depth);
+    let choice = output::choose_table(args.hash, true, useful, &format!("depth {depth}"), 1.0)?;
+    if args.hash == Some(HashSize::Auto) && choice.is_none() {
+        writeln!(out, "note: no hash table: perft({depth}) here is too small for one to pay")?;
+    }
+    if args.verify_hash && choice.is_none() {
+        bail!("--verify-hash needs a hash table (--hash MB or auto)");
+    }
+    output::warn_if_absurd(&board, depth, threads, choice.is_some());
 
     let root_moves = board.legal_moves().len() as u64;
     let bar = output::progress_bar(
@@ -127,7 +138,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
         "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} root moves",
         !args.quiet && depth >= 6 && !journaled,
     );
-    let table = args.hash.map(|mb| output::hash_table(mb, KeySet::Primary)).transpose()?;
+    let table = choice.as_ref().map(|c| output::make_table(c, KeySet::Primary, threads)).transpose()?;
     let start = Instant::now();
     let (divide, resumed) = if depth == 0 {
         (Vec::new(), 0)
@@ -144,7 +155,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     bar.finish_and_clear();
     let finished = divide.iter().all(|(_, n)| n.is_some());
     let nodes: u128 = if depth == 0 { 1 } else { divide.iter().filter_map(|&(_, n)| n).sum() };
-    let mut hash = table.as_ref().map(|table| HashInfo::of(table, args.hash.unwrap_or(0)));
+    let mut hash = table.as_ref().zip(choice.as_ref()).map(|(table, c)| output::hash_info(table, c));
     drop(table);
     let report = |nodes: u128, hash: Option<HashInfo>, interrupted: bool| RunReport {
         nodes_per_second: nodes_per_second(nodes - resumed.min(nodes), seconds),
@@ -167,7 +178,8 @@ pub fn run(args: RunArgs) -> Result<u8> {
     }
 
     if args.verify_hash {
-        let verification = verify_hash(&board, depth, mode, &args, threads, &divide)?;
+        let choice = choice.as_ref().expect("--verify-hash has a table");
+        let verification = verify_hash(&board, depth, mode, choice, threads, &divide)?;
         if let Verification::Interrupted = verification {
             writeln!(
                 out,

@@ -7,7 +7,8 @@ use std::time::Instant;
 use anyhow::Result;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::counting::{with_threads, KeySet, Mode};
-use perft::report::{HashInfo, ReportHeader, SuiteReport, SuiteResult, SuiteSettings};
+use perft::memory;
+use perft::report::{ReportHeader, SuiteReport, SuiteResult, SuiteSettings};
 use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOutcome, SuitePlan};
 
 use super::args::SuiteArgs;
@@ -108,12 +109,11 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
     let files = suite_files(&args.files);
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
     let options = args.selection.options(mode, None);
-    // A failing check is recounted with a second table a quarter the size.
-    if let Some(mb) = args.hash {
-        output::check_memory(mb, mb + mb.div_ceil(4))?;
-    }
-    let hash_table = args.hash.map(|mb| output::hash_table(mb, KeySet::Primary)).transpose()?;
     let plan = SuitePlan::new(files, options);
+    // A failing check is recounted with a second table a quarter the size.
+    let useful = memory::useful_bytes_for_nodes(plan.expected_nodes() as f64);
+    let choice = output::choose_table(args.hash, false, useful, "this suite", 1.25)?;
+    let hash_table = choice.as_ref().map(|c| output::make_table(c, KeySet::Primary, threads)).transpose()?;
     let warnings = plan.warnings().to_vec();
     let total_checks = plan.checks();
     let total_positions = plan.positions_to_check();
@@ -176,7 +176,7 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
         if threads == 1 { "" } else { "s" }
     )?;
 
-    let hash = hash_table.as_ref().map(|table| HashInfo::of(table, args.hash.unwrap_or(0)));
+    let hash = hash_table.as_ref().zip(choice.as_ref()).map(|(table, c)| output::hash_info(table, c));
     if let Some(hash) = &hash {
         writeln!(out, "{hash}")?;
     }

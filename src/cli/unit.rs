@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use anyhow::{Context, Result};
-use perft::distributed::unit::{resolve_index, run_unit, UnitOutcome, UnitRequest};
+use perft::distributed::unit::{resolve_index, run_unit, UnitOutcome, UnitRequest, UnitResult};
 use perft::distributed::Keys;
 
 use super::args::UnitArgs;
@@ -14,14 +14,11 @@ pub fn unit(args: UnitArgs) -> Result<u8> {
     let keys = Keys::new(args.keys)?;
     let index =
         resolve_index(args.index.as_deref(), args.index_offset.as_deref(), |name| std::env::var(name).ok())?;
-    if args.hash > 0 {
-        output::check_memory(args.hash, args.hash)?;
-    }
     let request = UnitRequest {
         plan: &args.plan,
         index: index.clone(),
         keys,
-        hash_mb: args.hash,
+        hash: args.hash,
         threads,
         stop: Some(&INTERRUPTED),
     };
@@ -50,7 +47,7 @@ pub fn unit(args: UnitArgs) -> Result<u8> {
             };
             writeln!(
         out,
-                "unit {} (keys {keys}): {} positions counted {} plies deep: total {} in {:.3} s ({} thread{}, hash {} MB{resumed})",
+                "unit {} (keys {keys}): {} positions counted {} plies deep: total {} in {:.3} s ({} thread{}, {}{resumed})",
                 result.index,
                 result.positions,
                 result.depth,
@@ -58,7 +55,7 @@ pub fn unit(args: UnitArgs) -> Result<u8> {
                 result.seconds,
                 result.threads,
                 if result.threads == 1 { "" } else { "s" },
-                result.hash_mb,
+                table_text(&result),
             )?;
             writeln!(out, "Result: {}", path.display())?;
             Ok(EXIT_OK)
@@ -74,5 +71,15 @@ pub fn unit(args: UnitArgs) -> Result<u8> {
             )?;
             Ok(interrupted_status())
         }
+    }
+}
+
+/// `hash 6144 MB (auto: cgroup limit 8 GB, 7.5 GB free), set up in 0.4 s`,
+/// or `no hash table`.
+fn table_text(result: &UnitResult) -> String {
+    let why = result.hash_auto.as_ref().map_or(String::new(), |why| format!(" ({why})"));
+    match result.hash_mb {
+        0 => format!("no hash table{why}"),
+        mb => format!("hash {mb} MB{why}, set up in {:.1} s", result.table_setup_s),
     }
 }

@@ -12,6 +12,8 @@
 //!   `results/unit-NNNNNN.kK.json` atomically.
 //! - [`merge::merge`] checks every result against the plan and sums
 //!   `multiplicity × count` in `u128`, per root move too.
+//! - [`status::plan_status`] says, without writing anything, which units are
+//!   done, running (a heartbeat file each unit keeps fresh) or missing.
 //!
 //! Positions that end the game (mate, stalemate) before `ply` have no
 //! positions below them at `ply`: they contribute nothing to any deeper
@@ -30,6 +32,7 @@ pub mod journal;
 pub mod merge;
 pub mod packed;
 pub mod plan;
+pub mod status;
 pub mod unit;
 
 /// The plan format version written into manifests, unit files and results.
@@ -323,6 +326,9 @@ pub enum DistError {
     /// The hash table could not be made.
     #[error("--hash")]
     Table(#[from] crate::counting::hash::TableError),
+    /// The hash table asked for is larger than this process may use.
+    #[error("{0}")]
+    TableTooLarge(String),
     /// The worker threads could not be started.
     #[error("cannot start the worker threads")]
     Threads(#[from] rayon::ThreadPoolBuildError),

@@ -10,13 +10,15 @@ use serde::{Deserialize, Serialize};
 
 use super::journal::{JournalId, UnitJournal};
 use super::plan::{Plan, UnitEntry};
+use super::status::{heartbeat_file, HeartbeatGuard};
 use super::{
     Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES, MAX_PLAN_FILE_BYTES,
     OFFSET_VARIABLE,
 };
 use crate::board::Board;
 use crate::counting::journal::count_resumable;
-use crate::counting::{perft_with, with_threads, CountOptions, Mode, PerftTable};
+use crate::counting::{estimate_nodes, perft_with, with_threads, CountOptions, Mode, PerftTable};
+use crate::memory::{self, HashSize};
 use crate::report::{MachineInfo, ToolInfo};
 
 /// What one unit counted: written to `results/unit-NNNNNN.kK.json`.
@@ -56,6 +58,12 @@ pub struct UnitResult {
     pub threads: usize,
     /// Hash table size in MiB (0: none).
     pub hash_mb: u64,
+    /// With `--hash auto`: why this size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash_auto: Option<String>,
+    /// Seconds spent setting up the table (not part of `seconds`).
+    #[serde(default)]
+    pub table_setup_s: f64,
     /// The program.
     pub tool: ToolInfo,
     /// The machine that counted, with the CPU kernel it used (absent from
@@ -286,8 +294,8 @@ pub struct UnitRequest<'a> {
     pub index: IndexSource,
     /// The key set of the table.
     pub keys: Keys,
-    /// Hash table MiB (0: no table).
-    pub hash_mb: u64,
+    /// The hash table: MiB (0: no table) or automatic.
+    pub hash: HashSize,
     /// Worker threads.
     pub threads: usize,
     /// Raised to stop (a signal): no new position starts.
@@ -371,14 +379,19 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
     };
     let journal = UnitJournal::open(&journal_path, &id, positions.len())?;
     notes.extend(journal.notes.iter().cloned());
-    let table = match request.hash_mb {
+    let first = if positions.is_empty() { None } else { Some(board_at(0)?) };
+    let (hash_mb, hash_auto) = unit_table_size(request.hash, first.as_ref(), depth, positions.len())?;
+    let table = match hash_mb {
         0 => None,
-        mb => Some(PerftTable::new(mb, request.keys.key_set())?),
+        mb => Some(with_threads(request.threads, || PerftTable::new(mb, request.keys.key_set()))??),
     };
+    let table_setup_s = table.as_ref().map_or(0.0, PerftTable::setup_seconds);
     let started = crate::report::timestamp();
     let clock = Instant::now();
+    let heartbeat = HeartbeatGuard::start(plan.dir.join(heartbeat_file(entry.index, request.keys)))?;
     let counts = count_positions(positions.len(), &board_at, depth, table.as_ref(), &journal, request)?;
     let seconds = clock.elapsed().as_secs_f64();
+    drop(heartbeat);
     journal.sync()?;
     let Some(counts) = counts.iter().copied().collect::<Option<Vec<u128>>>() else {
         let done = counts.iter().filter(|n| n.is_some()).count();
@@ -407,7 +420,9 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
         seconds,
         resumed_positions: journal.done.len() as u64,
         threads: request.threads,
-        hash_mb: request.hash_mb,
+        hash_mb,
+        hash_auto,
+        table_setup_s,
         tool: ToolInfo::current(),
         machine: MachineInfo::detect(),
         seal: Checksum(String::new()),
@@ -420,6 +435,35 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
     drop(journal);
     let _ = std::fs::remove_file(&journal_path);
     Ok(UnitOutcome::Finished { path, result: Box::new(result), notes })
+}
+
+/// The table a unit of `positions` positions like `first`, counted `depth`
+/// plies deep, makes for `hash`: MiB (0: none), and for `auto` why.
+fn unit_table_size(
+    hash: HashSize,
+    first: Option<&Board>,
+    depth: u32,
+    positions: usize,
+) -> Result<(u64, Option<String>), DistError> {
+    let source = memory::memory_source();
+    match hash {
+        HashSize::Megabytes(mb) => {
+            memory::check_fits(mb, mb, source).map_err(DistError::TableTooLarge)?;
+            Ok((mb, None))
+        }
+        HashSize::Auto => {
+            let Some(first) = first else { return Ok((0, None)) };
+            // Every position of a unit shares the table: what one can use,
+            // times their number (transpositions among them make it less).
+            let one = memory::useful_table_bytes(first, depth);
+            if one == 0 && (positions as f64) * estimate_nodes(first, depth).nodes < 1e8 {
+                return Ok((0, Some(format!("auto: depth {depth} is too small to pay"))));
+            }
+            let useful = one.max(1 << 20).saturating_mul(positions as u64);
+            let auto = memory::auto_within(useful, "this unit", 1.0, source);
+            Ok((auto.megabytes, Some(auto.reason)))
+        }
+    }
 }
 
 /// Counts every position (`0..positions`, its board from `board_at`) not

@@ -1,0 +1,84 @@
+//! `perft status`: where a plan stands, read only.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use perft::distributed::merge::compress_ranges;
+use perft::distributed::status::plan_status;
+use perft::distributed::Keys;
+
+use super::args::StatusArgs;
+use super::output::{self, ReportTarget};
+use super::{EXIT_INCOMPLETE, EXIT_OK};
+
+pub fn status(args: StatusArgs) -> Result<u8> {
+    let keys = Keys::new(args.keys)?;
+    let target = ReportTarget::resolve(args.json.as_deref().map(Some), "status", false)?;
+    let status =
+        plan_status(&args.plan, keys).with_context(|| format!("cannot read {}", args.plan.display()))?;
+    let mut quiet = std::io::sink();
+    let mut human = output::human_output(ReportTarget::is_stdout(&target));
+    let out: &mut dyn Write = if args.quiet { &mut quiet } else { &mut human };
+    writeln!(
+        out,
+        "plan {}: perft({}) of {} in {} units (keys {keys})",
+        args.plan.display(),
+        status.depth,
+        status.fen,
+        status.units
+    )?;
+    let mut table = Table::new();
+    table.load_style(UTF8_FULL_CONDENSED);
+    table.set_header(["state", "units", "which"]);
+    let missing: Vec<u32> = status.missing.iter().map(|m| m.index.0).collect();
+    let running: Vec<u32> = status.running.iter().map(|r| r.index.0).collect();
+    let done: Vec<u32> = status.done.iter().map(|u| u.0).collect();
+    for (state, units) in [("done", &done), ("running", &running), ("missing", &missing)] {
+        let which = if units.is_empty() { "-".to_string() } else { compress_ranges(units) };
+        table.add_row([
+            Cell::new(state),
+            Cell::new(units.len()).set_alignment(CellAlignment::Right),
+            Cell::new(which),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    for unit in &status.running {
+        writeln!(
+            out,
+            "running: unit {} on {}: {} of {} positions journaled, heartbeat {:.0} s ago",
+            unit.index,
+            unit.host.as_deref().unwrap_or("an unknown host"),
+            unit.positions_done,
+            unit.positions,
+            unit.heartbeat_age_s
+        )?;
+    }
+    for unit in status.missing.iter().filter(|m| m.reason != "never started") {
+        let journaled = match unit.positions_done {
+            0 => String::new(),
+            n => format!(" ({n} positions journaled: a rerun goes on from there)"),
+        };
+        writeln!(out, "missing: unit {}: {}{journaled}", unit.index, unit.reason)?;
+    }
+    writeln!(out, "nodes so far: {} (the done units' share of the total)", status.nodes_done)?;
+    match status.seconds_left {
+        _ if status.counts.done == status.units => {
+            writeln!(out, "every unit is done: run `perft merge {}`", args.plan.display())?
+        }
+        Some(left) => writeln!(
+            out,
+            "time left: about {} ({} done in {:.1} s of unit time, {} running)",
+            output::human_duration(left),
+            status.counts.done,
+            status.unit_seconds,
+            status.counts.running
+        )?,
+        None => writeln!(out, "time left: not known before the first unit is done")?,
+    }
+    if let Some(target) = &target {
+        target.write(&status, out)?;
+    }
+    out.flush()?;
+    Ok(if status.counts.done == status.units { EXIT_OK } else { EXIT_INCOMPLETE })
+}

@@ -1,0 +1,327 @@
+//! How much memory this process may really use, and the hash table size
+//! `--hash auto` makes of it.
+//!
+//! A container's limit (a cgroup's `memory.max`, or `memory.limit_in_bytes`
+//! under cgroup v1) is often far below what `/proc/meminfo` shows, and a
+//! cluster job's limit is its own: a table sized from the machine's memory
+//! gets the process killed there. The budget is the smallest of what the
+//! cgroup leaves and what the system has available.
+
+use std::fmt;
+use std::path::Path;
+
+use crate::board::Board;
+use crate::counting::estimate_nodes;
+
+/// One mebibyte.
+const MB: u64 = 1 << 20;
+
+/// What bounds the memory this process may use, in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemorySource {
+    /// A cgroup's limit.
+    Cgroup {
+        /// The limit, in bytes.
+        limit: u64,
+        /// The bytes of it not in use.
+        free: u64,
+    },
+    /// The system's available memory (`MemAvailable`).
+    Available(u64),
+}
+
+impl MemorySource {
+    /// The bytes this source leaves for new allocations.
+    pub fn free_bytes(self) -> u64 {
+        match self {
+            MemorySource::Cgroup { free, .. } => free,
+            MemorySource::Available(bytes) => bytes,
+        }
+    }
+}
+
+impl fmt::Display for MemorySource {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match *self {
+            MemorySource::Cgroup { limit, free } => {
+                write!(f, "cgroup limit {}, {} free", gigabytes(limit), gigabytes(free))
+            }
+            MemorySource::Available(bytes) => write!(f, "{} available", gigabytes(bytes)),
+        }
+    }
+}
+
+/// `8 GB`, `1.5 GB`, `512 MB`: sizes in binary units as people say them.
+pub fn gigabytes(bytes: u64) -> String {
+    let gb = bytes as f64 / (1u64 << 30) as f64;
+    match gb {
+        g if g >= 10.0 => format!("{g:.0} GB"),
+        g if g >= 1.0 => format!("{:.1} GB", g).replace(".0 GB", " GB"),
+        _ => format!("{} MB", bytes / MB),
+    }
+}
+
+/// What bounds this process's memory now: the tighter of its cgroup's limit
+/// (v2, else v1) and the system's available memory; `None` where neither
+/// can be read (not Linux).
+pub fn memory_source() -> Option<MemorySource> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let own_cgroup = std::fs::read_to_string("/proc/self/cgroup").ok();
+    memory_source_in(Path::new("/sys/fs/cgroup"), own_cgroup.as_deref(), meminfo.as_deref())
+}
+
+/// [`memory_source`] with the cgroup file system mounted at `root`, the text
+/// of `/proc/self/cgroup` and of `/proc/meminfo` given (for tests).
+pub fn memory_source_in(
+    root: &Path,
+    own_cgroup: Option<&str>,
+    meminfo: Option<&str>,
+) -> Option<MemorySource> {
+    let available = meminfo.and_then(mem_available).map(MemorySource::Available);
+    let cgroup = own_cgroup.and_then(|text| cgroup_limit(root, text));
+    match (cgroup, available) {
+        (Some(c), Some(a)) if a.free_bytes() < c.free_bytes() => Some(a),
+        (Some(c), _) => Some(c),
+        (None, a) => a,
+    }
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in bytes.
+fn mem_available(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+/// The tightest limit on the way from this process's cgroup up to the root:
+/// v2 (`0::/path` in `/proc/self/cgroup`: `memory.max`, `memory.current`),
+/// else v1 (the `memory` controller's line: `memory.limit_in_bytes`,
+/// `memory.usage_in_bytes`). Limits of 2⁶⁰ bytes or more mean none.
+fn cgroup_limit(root: &Path, own_cgroup: &str) -> Option<MemorySource> {
+    let read = |dir: &Path, name: &str| -> Option<u64> {
+        std::fs::read_to_string(dir.join(name)).ok()?.trim().parse().ok()
+    };
+    let mut tightest: Option<MemorySource> = None;
+    for line in own_cgroup.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+        let (base, limit_file, usage_file) = if controllers.is_empty() {
+            (root.to_path_buf(), "memory.max", "memory.current")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (root.join("memory"), "memory.limit_in_bytes", "memory.usage_in_bytes")
+        } else {
+            continue;
+        };
+        // Inside a container the cgroup's own directory is often mounted as
+        // the root: look at the path given, then at each parent, then at
+        // the mount's root.
+        let relative = Path::new(path.trim_start_matches('/'));
+        for dir in relative.ancestors() {
+            let dir = base.join(dir);
+            let Some(limit) = read(&dir, limit_file).filter(|&l| l < 1 << 60) else { continue };
+            let used = read(&dir, usage_file).unwrap_or(0);
+            let source = MemorySource::Cgroup { limit, free: limit.saturating_sub(used) };
+            if tightest.is_none_or(|t| source.free_bytes() < t.free_bytes()) {
+                tightest = Some(source);
+            }
+        }
+    }
+    tightest
+}
+
+/// A `--hash` value: a size in MiB (0: no table) or `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashSize {
+    /// Sized from the count and the memory this process may use.
+    Auto,
+    /// This many MiB.
+    Megabytes(u64),
+}
+
+impl std::str::FromStr for HashSize {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        if text.eq_ignore_ascii_case("auto") {
+            return Ok(HashSize::Auto);
+        }
+        text.parse().map(HashSize::Megabytes).map_err(|_| {
+            format!("`{text}` is neither a size in MB (a whole number, 0 for no table) nor `auto`")
+        })
+    }
+}
+
+/// The size `--hash auto` chose, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AutoSize {
+    /// MiB for the table (0: no table pays at this depth).
+    pub megabytes: u64,
+    /// Why that size, for people: `cgroup limit 8 GB, 7.5 GB free`, `enough
+    /// for depth 9`.
+    pub reason: String,
+}
+
+/// Memory left to the rest of the process beside its tables: a tenth of
+/// the budget, at least 256 MiB.
+fn headroom(bytes: u64) -> u64 {
+    (bytes / 10).max(256 * MB)
+}
+
+/// Bytes of table a count of `board` to `depth` can use: a byte per node
+/// of perft(`depth` - 2) (the table holds subtrees of two plies and more,
+/// and transpositions make the positions far fewer than the nodes: perft(9)
+/// of the start position stores about 10⁸ counts, a 16-byte entry each, in
+/// a table of 3.2 · 10⁹ bytes, half full), at least 1 MiB; 0 where the count is too small for a table to pay
+/// (perft(`depth`) estimated under 10⁸ nodes).
+pub fn useful_table_bytes(board: &Board, depth: u32) -> u64 {
+    if depth < 3 || estimate_nodes(board, depth).nodes < PAYS_FROM_NODES {
+        return 0;
+    }
+    let nodes = estimate_nodes(board, depth - 2).nodes;
+    let bytes = nodes.min(u64::MAX as f64 / 2.0) as u64;
+    bytes.max(MB)
+}
+
+/// Below this many nodes a count is over before a table pays for itself.
+const PAYS_FROM_NODES: f64 = 1e8;
+
+/// Bytes of table counts of `nodes` nodes in all can use, where their
+/// positions are not known (a suite): as [`useful_table_bytes`] with about
+/// 20 moves a ply, a byte per 400 nodes; 0 under 10⁸ nodes.
+pub fn useful_bytes_for_nodes(nodes: f64) -> u64 {
+    if nodes < PAYS_FROM_NODES {
+        return 0;
+    }
+    ((nodes / 400.0).min(u64::MAX as f64 / 2.0) as u64).max(MB)
+}
+
+/// `--hash auto` for a count of `board` to `depth` that may make `tables`
+/// tables of this size at once (a suite's recount makes a second, smaller
+/// one: pass 1.25): the table the depth can use, within the memory
+/// `source` leaves less headroom, in whole MiB.
+pub fn auto_table(board: &Board, depth: u32, tables: f64, source: Option<MemorySource>) -> AutoSize {
+    let useful = useful_table_bytes(board, depth);
+    if useful == 0 {
+        return AutoSize { megabytes: 0, reason: format!("auto: depth {depth} is too small to pay") };
+    }
+    auto_within(useful, &format!("depth {depth}"), tables, source)
+}
+
+/// `--hash auto` for a table that can use `useful` bytes (`what` names the
+/// count, as in `enough for depth 9`), within the memory `source` leaves
+/// less headroom, shared by `tables` tables of this size.
+pub fn auto_within(useful: u64, what: &str, tables: f64, source: Option<MemorySource>) -> AutoSize {
+    let useful = useful.max(MB);
+    let Some(source) = source else {
+        // No way to know: the smaller of what pays and 1 GiB.
+        let bytes = useful.min(1 << 30);
+        return AutoSize { megabytes: bytes / MB, reason: "auto: memory unknown here, at most 1 GB".into() };
+    };
+    let free = source.free_bytes();
+    let budget = (free.saturating_sub(headroom(free)) as f64 / tables) as u64;
+    if useful <= budget {
+        AutoSize { megabytes: useful.div_ceil(MB), reason: format!("auto: enough for {what}") }
+    } else {
+        AutoSize { megabytes: (budget / MB).max(1), reason: format!("auto: {source}") }
+    }
+}
+
+/// Refuses a table of `needed` MiB in all (the table and any second one a
+/// run may make) where `source` leaves less: the message names both.
+pub fn check_fits(megabytes: u64, needed: u64, source: Option<MemorySource>) -> Result<(), String> {
+    let Some(source) = source else { return Ok(()) };
+    let free_mb = source.free_bytes() / MB;
+    if needed <= free_mb {
+        return Ok(());
+    }
+    let what = if needed > megabytes { format!("needs up to {needed} MB here,") } else { "is".to_string() };
+    Err(format!("--hash {megabytes} MB {what} more than this process may use ({source}); try --hash auto"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+
+    const MEMINFO: &str = "MemTotal: 25000000 kB\nMemFree: 1000 kB\nMemAvailable: 20971520 kB\n";
+
+    #[test]
+    fn the_tightest_limit_wins() {
+        let root = tempfile::tempdir().unwrap();
+        let root = root.path();
+        // No cgroup limit: the available memory (20 GiB).
+        assert_eq!(
+            memory_source_in(root, Some("0::/\n"), Some(MEMINFO)),
+            Some(MemorySource::Available(20 << 30))
+        );
+        // A v2 limit of 8 GiB with 1 GiB used, on the process's own group.
+        write(&root.join("job"), "memory.max", "8589934592\n");
+        write(&root.join("job"), "memory.current", "1073741824\n");
+        write(root, "memory.max", "max\n");
+        assert_eq!(
+            memory_source_in(root, Some("0::/job\n"), Some(MEMINFO)),
+            Some(MemorySource::Cgroup { limit: 8 << 30, free: 7 << 30 })
+        );
+        // A parent's tighter limit counts too.
+        write(root, "memory.max", "4294967296\n");
+        write(root, "memory.current", "0\n");
+        assert_eq!(
+            memory_source_in(root, Some("0::/job\n"), Some(MEMINFO)),
+            Some(MemorySource::Cgroup { limit: 4 << 30, free: 4 << 30 })
+        );
+        // v1: the memory controller's line; "unlimited" is a huge number.
+        let v1 = tempfile::tempdir().unwrap();
+        let v1 = v1.path();
+        write(&v1.join("memory/batch"), "memory.limit_in_bytes", "9223372036854771712\n");
+        let own = "4:memory:/batch\n1:cpu:/\n";
+        assert_eq!(memory_source_in(v1, Some(own), Some(MEMINFO)), Some(MemorySource::Available(20 << 30)));
+        write(&v1.join("memory/batch"), "memory.limit_in_bytes", "2147483648\n");
+        write(&v1.join("memory/batch"), "memory.usage_in_bytes", "536870912\n");
+        let source = memory_source_in(v1, Some(own), Some(MEMINFO)).unwrap();
+        assert_eq!(source, MemorySource::Cgroup { limit: 2 << 30, free: 3 << 29 });
+        assert_eq!(source.to_string(), "cgroup limit 2 GB, 1.5 GB free");
+        // A limit above what the machine has available does not bind.
+        write(&v1.join("memory/batch"), "memory.limit_in_bytes", "68719476736\n");
+        assert_eq!(memory_source_in(v1, Some(own), Some(MEMINFO)), Some(MemorySource::Available(20 << 30)));
+        // Nothing readable: unknown.
+        assert_eq!(memory_source_in(v1, None, None), None);
+        assert_eq!(memory_source_in(v1, Some("garbage"), Some("nonsense")), None);
+    }
+
+    #[test]
+    fn auto_sizes_follow_depth_and_memory() {
+        let start = Board::startpos();
+        let plenty = Some(MemorySource::Available(64 << 30));
+        // Too small to pay.
+        assert_eq!(auto_table(&start, 5, 1.0, plenty).megabytes, 0);
+        // perft(8): about a byte per node of perft(6) = 119,060,324.
+        let d8 = auto_table(&start, 8, 1.0, plenty);
+        let exact = 119_060_324u64 / MB;
+        assert!(d8.megabytes > exact * 2 / 3 && d8.megabytes < exact * 3 / 2, "{d8:?}");
+        assert_eq!(d8.reason, "auto: enough for depth 8");
+        // Deeper than memory allows: the budget less headroom, and why.
+        let small = Some(MemorySource::Cgroup { limit: 1 << 30, free: 1 << 30 });
+        let d10 = auto_table(&start, 10, 1.0, small);
+        assert_eq!(d10.megabytes, 1024 - 256);
+        assert_eq!(d10.reason, "auto: cgroup limit 1 GB, 1 GB free");
+        // A second table shares the budget.
+        assert_eq!(auto_table(&start, 10, 1.25, small).megabytes, (1024 - 256) * 4 / 5);
+        // Unknown memory: at most 1 GiB.
+        assert_eq!(auto_table(&start, 10, 1.0, None).megabytes, 1024);
+    }
+
+    #[test]
+    fn sizes_over_the_limit_are_refused_with_both_numbers() {
+        let source = Some(MemorySource::Cgroup { limit: 8 << 30, free: 6 << 30 });
+        assert!(check_fits(4096, 4096, source).is_ok());
+        let error = check_fits(16384, 16384, source).unwrap_err();
+        assert!(error.contains("16384 MB") && error.contains("cgroup limit 8 GB, 6 GB free"), "{error}");
+        assert!(check_fits(16384, 16384, None).is_ok());
+        assert_eq!(gigabytes(512 * MB), "512 MB");
+        assert_eq!(gigabytes(24 << 30), "24 GB");
+    }
+}
