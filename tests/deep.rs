@@ -372,11 +372,12 @@ fn ctrl_c_during_bench_and_check_reports_what_finished() {
     // or engine error is blamed on the interruption.
     let json = dir.path().join("check.json");
     let engine = format!("self=uci:{} uci", env!("CARGO_BIN_EXE_perft"));
-    let (stdout, code, report) = interrupted_run(
-        &["check", "--engine", &engine, "--relaxed", positions("standard.epd").to_str().unwrap()],
-        &json,
-        Duration::from_millis(1500),
-    );
+    // Far more checks than 1.5 s holds on any machine (the standard file
+    // alone takes under a second on a quiet one).
+    let files = ["standard.epd", "ferdy-enpassant.epd", "marcel-random.perft"].map(positions);
+    let mut args = vec!["check", "--engine", &engine, "--relaxed"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let (stdout, code, report) = interrupted_run(&args, &json, Duration::from_millis(1500));
     assert_eq!(code, Some(130), "{stdout}");
     assert!(stdout.contains("(interrupted)"), "{stdout}");
     assert_eq!(report["interrupted"], true);
