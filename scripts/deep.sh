@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Deep counts of the start position with the automatic hash table: runs
+# `perft run D --hash auto` for each depth given (default: 9 10), checks
+# each total against the published value, and writes one JSON report per
+# depth plus a summary, results/deep-<timestamp>.json, with the wall time
+# of the whole process (table set-up and freeing included).
+#
+#   scripts/deep.sh            perft(9) and perft(10), all cores
+#   THREADS=2 scripts/deep.sh 9
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+depths=("$@")
+if [ ${#depths[@]} -eq 0 ]; then depths=(9 10); fi
+threads="${THREADS:-$(nproc 2>/dev/null || sysctl -n hw.ncpu)}"
+# perft of the start position (OEIS A048987).
+declare -A expected=([1]=20 [2]=400 [3]=8902 [4]=197281 [5]=4865609 [6]=119060324 [7]=3195901860
+    [8]=84998978956 [9]=2439530234167 [10]=69352859712417 [11]=2097651003696806
+    [12]=62854969236701747 [13]=1981066775000396239)
+
+cargo build --release --quiet
+mkdir -p results
+stamp="$(date -u +%Y%m%dT%H%M%SZ)"
+summary="results/deep-$stamp.json"
+rows=()
+status=0
+for depth in "${depths[@]}"; do
+    report="results/deep-d$depth-$stamp.json"
+    started="${EPOCHREALTIME:-$(date +%s)}"
+    ./target/release/perft run "$depth" --hash auto -t "$threads" --quiet --json "$report" >/dev/null
+    ended="${EPOCHREALTIME:-$(date +%s)}"
+    wall=$(awk "BEGIN { printf \"%.2f\", $ended - $started }")
+    nodes=$(sed -n 's/^  "nodes": "\{0,1\}\([0-9]*\)"\{0,1\},$/\1/p' "$report" | head -1)
+    ok=true
+    if [ -n "${expected[$depth]:-}" ] && [ "$nodes" != "${expected[$depth]}" ]; then
+        echo "perft($depth) = $nodes, not ${expected[$depth]}" >&2
+        ok=false
+        status=1
+    fi
+    rows+=("{\"depth\": $depth, \"nodes\": \"$nodes\", \"exact\": $ok, \"wall_s\": $wall, \"threads\": $threads, \"report\": \"$report\"}")
+    echo "perft($depth) = $nodes in $wall s wall ($threads threads): $report"
+done
+{
+    echo "{\"kind\": \"deep\", \"timestamp\": \"$stamp\", \"runs\": ["
+    (IFS=,; echo "${rows[*]}" | sed 's/},{/},\n{/g')
+    echo "]}"
+} > "$summary.tmp" && mv "$summary.tmp" "$summary"
+echo "Summary: $summary"
+exit $status
