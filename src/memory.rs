@@ -151,14 +151,14 @@ impl std::str::FromStr for HashSize {
     }
 }
 
-/// The size `--hash auto` chose, and why.
+/// A table to make: its size, and for `--hash auto` why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AutoSize {
-    /// MiB for the table (0: no table pays at this depth).
+pub struct TableSize {
+    /// MiB.
     pub megabytes: u64,
-    /// Why that size, for people: `cgroup limit 8 GB, 7.5 GB free`, `enough
-    /// for depth 9`.
-    pub reason: String,
+    /// For an automatic size, why, for people: `auto: cgroup limit 8 GB,
+    /// 7.5 GB free`, `auto: enough for depth 9`.
+    pub auto: Option<String>,
 }
 
 /// Memory left to the rest of the process beside its tables: a tenth of
@@ -195,40 +195,53 @@ pub fn useful_bytes_for_nodes(nodes: f64) -> u64 {
     ((nodes / 400.0).min(u64::MAX as f64 / 2.0) as u64).max(MB)
 }
 
-/// `--hash auto` for a count of `board` to `depth` that may make `tables`
-/// tables of this size at once (a suite's recount makes a second, smaller
-/// one: pass 1.25): the table the depth can use, within the memory
-/// `source` leaves less headroom, in whole MiB.
-pub fn auto_table(board: &Board, depth: u32, tables: f64, source: Option<MemorySource>) -> AutoSize {
-    let useful = useful_table_bytes(board, depth);
-    if useful == 0 {
-        return AutoSize { megabytes: 0, reason: format!("auto: depth {depth} is too small to pay") };
+/// Resolves `--hash size` for a count that can use `useful()` bytes of table
+/// (`what` names it: `depth 9`) and may hold `tables` tables of the size at
+/// once (a suite's recount makes a second one a quarter the size: 1.25):
+/// `None` for no table (0, or `auto` where none pays). An explicit size
+/// larger than `source` leaves is refused, the message naming both.
+pub fn resolve_table(
+    size: HashSize,
+    useful: impl FnOnce() -> u64,
+    what: &str,
+    tables: f64,
+    source: Option<MemorySource>,
+) -> Result<Option<TableSize>, String> {
+    match size {
+        HashSize::Megabytes(0) => Ok(None),
+        HashSize::Megabytes(megabytes) => {
+            check_fits(megabytes, (megabytes as f64 * tables).ceil() as u64, source)?;
+            Ok(Some(TableSize { megabytes, auto: None }))
+        }
+        HashSize::Auto => match useful() {
+            0 => Ok(None),
+            useful => Ok(Some(auto_within(useful, what, tables, source))),
+        },
     }
-    auto_within(useful, &format!("depth {depth}"), tables, source)
 }
 
 /// `--hash auto` for a table that can use `useful` bytes (`what` names the
 /// count, as in `enough for depth 9`), within the memory `source` leaves
 /// less headroom, shared by `tables` tables of this size.
-pub fn auto_within(useful: u64, what: &str, tables: f64, source: Option<MemorySource>) -> AutoSize {
+fn auto_within(useful: u64, what: &str, tables: f64, source: Option<MemorySource>) -> TableSize {
     let useful = useful.max(MB);
     let Some(source) = source else {
         // No way to know: the smaller of what pays and 1 GiB.
-        let bytes = useful.min(1 << 30);
-        return AutoSize { megabytes: bytes / MB, reason: "auto: memory unknown here, at most 1 GB".into() };
+        let megabytes = useful.min(1 << 30) / MB;
+        return TableSize { megabytes, auto: Some("auto: memory unknown here, at most 1 GB".into()) };
     };
     let free = source.free_bytes();
     let budget = (free.saturating_sub(headroom(free)) as f64 / tables) as u64;
     if useful <= budget {
-        AutoSize { megabytes: useful.div_ceil(MB), reason: format!("auto: enough for {what}") }
+        TableSize { megabytes: useful.div_ceil(MB), auto: Some(format!("auto: enough for {what}")) }
     } else {
-        AutoSize { megabytes: (budget / MB).max(1), reason: format!("auto: {source}") }
+        TableSize { megabytes: (budget / MB).max(1), auto: Some(format!("auto: {source}")) }
     }
 }
 
 /// Refuses a table of `needed` MiB in all (the table and any second one a
 /// run may make) where `source` leaves less: the message names both.
-pub fn check_fits(megabytes: u64, needed: u64, source: Option<MemorySource>) -> Result<(), String> {
+fn check_fits(megabytes: u64, needed: u64, source: Option<MemorySource>) -> Result<(), String> {
     let Some(source) = source else { return Ok(()) };
     let free_mb = source.free_bytes() / MB;
     if needed <= free_mb {
@@ -295,32 +308,49 @@ mod tests {
     #[test]
     fn auto_sizes_follow_depth_and_memory() {
         let start = Board::startpos();
+        let auto = |depth: u32, tables: f64, source: Option<MemorySource>| {
+            let useful = || useful_table_bytes(&start, depth);
+            resolve_table(HashSize::Auto, useful, &format!("depth {depth}"), tables, source).unwrap()
+        };
         let plenty = Some(MemorySource::Available(64 << 30));
         // Too small to pay.
-        assert_eq!(auto_table(&start, 5, 1.0, plenty).megabytes, 0);
+        assert_eq!(auto(5, 1.0, plenty), None);
         // perft(8): about a byte per node of perft(6) = 119,060,324.
-        let d8 = auto_table(&start, 8, 1.0, plenty);
+        let d8 = auto(8, 1.0, plenty).unwrap();
         let exact = 119_060_324u64 / MB;
         assert!(d8.megabytes > exact * 2 / 3 && d8.megabytes < exact * 3 / 2, "{d8:?}");
-        assert_eq!(d8.reason, "auto: enough for depth 8");
+        assert_eq!(d8.auto.as_deref(), Some("auto: enough for depth 8"));
         // Deeper than memory allows: the budget less headroom, and why.
         let small = Some(MemorySource::Cgroup { limit: 1 << 30, free: 1 << 30 });
-        let d10 = auto_table(&start, 10, 1.0, small);
+        let d10 = auto(10, 1.0, small).unwrap();
         assert_eq!(d10.megabytes, 1024 - 256);
-        assert_eq!(d10.reason, "auto: cgroup limit 1 GB, 1 GB free");
+        assert_eq!(d10.auto.as_deref(), Some("auto: cgroup limit 1 GB, 1 GB free"));
         // A second table shares the budget.
-        assert_eq!(auto_table(&start, 10, 1.25, small).megabytes, (1024 - 256) * 4 / 5);
+        assert_eq!(auto(10, 1.25, small).unwrap().megabytes, (1024 - 256) * 4 / 5);
         // Unknown memory: at most 1 GiB.
-        assert_eq!(auto_table(&start, 10, 1.0, None).megabytes, 1024);
+        assert_eq!(auto(10, 1.0, None).unwrap().megabytes, 1024);
+        // An explicit size is kept (0: none) and never sized by the count.
+        let never = || -> u64 { panic!("an explicit size needs no estimate") };
+        let explicit = resolve_table(HashSize::Megabytes(64), never, "", 1.0, plenty).unwrap();
+        assert_eq!(explicit, Some(TableSize { megabytes: 64, auto: None }));
+        assert_eq!(resolve_table(HashSize::Megabytes(0), never, "", 1.0, plenty), Ok(None));
     }
 
     #[test]
     fn sizes_over_the_limit_are_refused_with_both_numbers() {
         let source = Some(MemorySource::Cgroup { limit: 8 << 30, free: 6 << 30 });
-        assert!(check_fits(4096, 4096, source).is_ok());
-        let error = check_fits(16384, 16384, source).unwrap_err();
-        assert!(error.contains("16384 MB") && error.contains("cgroup limit 8 GB, 6 GB free"), "{error}");
-        assert!(check_fits(16384, 16384, None).is_ok());
+        let resolve =
+            |mb: u64, tables: f64, source| resolve_table(HashSize::Megabytes(mb), || 0, "", tables, source);
+        assert!(resolve(4096, 1.0, source).is_ok());
+        let error = resolve(16384, 1.0, source).unwrap_err();
+        assert!(
+            error.contains("16384 MB is more") && error.contains("cgroup limit 8 GB, 6 GB free"),
+            "{error}"
+        );
+        // With the suite's second table: both numbers.
+        let error = resolve(5000, 1.25, source).unwrap_err();
+        assert!(error.contains("--hash 5000 MB needs up to 6250 MB here, more than"), "{error}");
+        assert!(resolve(16384, 1.0, None).is_ok());
         assert_eq!(gigabytes(512 * MB), "512 MB");
         assert_eq!(gigabytes(24 << 30), "24 GB");
     }

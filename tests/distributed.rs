@@ -1075,11 +1075,11 @@ fn a_manifest_too_deep_and_a_key_set_named_twice_are_refused() {
 fn status_counts_done_running_and_missing_units_and_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 5, 2, 4, &[]);
     let plan = dir.to_str().unwrap();
-    ok(&["split", "--depth", "5", "--ply", "2", "--units", "4", "--out", plan]);
     for index in ["0", "2"] {
         let out = ok(&["unit", plan, "--index", index, "--hash", "auto", "-t", "1"]);
-        assert!(out.contains("no hash table (auto: depth 3 is too small to pay)"), "{out}");
+        assert!(out.contains("no hash table (auto: this unit is too small to pay)"), "{out}");
     }
     let json = tmp.path().join("status.json");
     let before = snapshot(&dir);

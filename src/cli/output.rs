@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
 use perft::counting::{with_threads, KeySet, PerftTable, MAX_THREADS};
 use perft::engine::{AnswerFormat, EngineOptions, DEFAULT_HANDSHAKE};
-use perft::memory::{self, HashSize};
+use perft::memory::{self, HashSize, TableSize};
 use perft::report;
 use perft::report::HashInfo;
 use serde::Serialize;
@@ -360,51 +360,27 @@ pub fn mnps(nodes: u128, seconds: f64) -> f64 {
     report::nodes_per_second(nodes, seconds) / 1e6
 }
 
-/// A hash table of `megabytes` MiB, refused with a clear message when the
-/// machine does not have that much memory free.
-/// A table a run will make: its size, and for `--hash auto` why.
-#[derive(Clone, Debug)]
-pub struct TableChoice {
-    /// MiB.
-    pub megabytes: u64,
-    /// `auto: ...`, for an automatic size.
-    pub auto: Option<String>,
-}
-
-/// Resolves `--hash` (`size`; where not given, `auto` if `default_auto`)
-/// for a count that can use `useful` bytes of table (`what` names it: `depth
-/// 9`) and may hold `tables` tables of the size at once: `None` for no
-/// table; an explicit size larger than this process may use is refused.
+/// Resolves `--hash` (`size`; where not given, `auto` if `default_auto`,
+/// else none) for a count that can use `useful()` bytes of table; see
+/// [`memory::resolve_table`].
 pub fn choose_table(
     size: Option<HashSize>,
     default_auto: bool,
-    useful: u64,
+    useful: impl FnOnce() -> u64,
     what: &str,
     tables: f64,
-) -> Result<Option<TableChoice>> {
-    let source = memory::memory_source();
-    match size.or(default_auto.then_some(HashSize::Auto)) {
-        None | Some(HashSize::Megabytes(0)) => Ok(None),
-        Some(HashSize::Megabytes(megabytes)) => {
-            let needed = (megabytes as f64 * tables).ceil() as u64;
-            memory::check_fits(megabytes, needed, source).map_err(anyhow::Error::msg)?;
-            Ok(Some(TableChoice { megabytes, auto: None }))
-        }
-        Some(HashSize::Auto) if useful == 0 => Ok(None),
-        Some(HashSize::Auto) => {
-            let auto = memory::auto_within(useful, what, tables, source);
-            Ok(Some(TableChoice { megabytes: auto.megabytes, auto: Some(auto.reason) }))
-        }
-    }
+) -> Result<Option<TableSize>> {
+    let Some(size) = size.or(default_auto.then_some(HashSize::Auto)) else { return Ok(None) };
+    memory::resolve_table(size, useful, what, tables, memory::memory_source()).map_err(anyhow::Error::msg)
 }
 
 /// Makes the table `choice` names, zeroed by `threads` threads.
-pub fn make_table(choice: &TableChoice, keys: KeySet, threads: usize) -> Result<PerftTable> {
+pub fn make_table(choice: &TableSize, keys: KeySet, threads: usize) -> Result<PerftTable> {
     with_threads(threads, || PerftTable::new(choice.megabytes, keys))?.context("--hash")
 }
 
 /// The report's account of `table`, made as `choice` says.
-pub fn hash_info(table: &PerftTable, choice: &TableChoice) -> HashInfo {
+pub fn hash_info(table: &PerftTable, choice: &TableSize) -> HashInfo {
     HashInfo { auto: choice.auto.clone(), ..HashInfo::of(table, choice.megabytes) }
 }
 

@@ -9,7 +9,7 @@ use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
 use perft::counting::journal::{count_journaled, plan_tasks, Divide, Journal, JournalHeader};
 use perft::counting::{divide_with_progress, perft_stats, with_threads, CountOptions, KeySet, Mode};
-use perft::memory::{self, HashSize};
+use perft::memory::{self, HashSize, TableSize};
 use perft::report::{nodes_per_second, DivideEntry, HashInfo, ReportHeader, RunMode, RunReport};
 
 use super::args::RunArgs;
@@ -90,7 +90,7 @@ fn verify_hash(
     board: &Board,
     depth: u32,
     mode: Mode,
-    choice: &output::TableChoice,
+    choice: &TableSize,
     threads: usize,
     divide: &Divide,
 ) -> Result<Verification> {
@@ -122,7 +122,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     }
     // `auto` unless asked otherwise, where a table pays (--full makes every
     // leaf, so a table pays there too).
-    let useful = memory::useful_table_bytes(&board, depth);
+    let useful = || memory::useful_table_bytes(&board, depth);
     let choice = output::choose_table(args.hash, true, useful, &format!("depth {depth}"), 1.0)?;
     if args.hash == Some(HashSize::Auto) && choice.is_none() {
         writeln!(out, "note: no hash table: perft({depth}) here is too small for one to pay")?;

@@ -438,31 +438,22 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
 }
 
 /// The table a unit of `positions` positions like `first`, counted `depth`
-/// plies deep, makes for `hash`: MiB (0: none), and for `auto` why.
+/// plies deep, makes for `hash`: MiB (0: none), and for `auto` why. Every
+/// position shares the table: it is sized from their nodes together, as a
+/// suite's is.
 fn unit_table_size(
     hash: HashSize,
     first: Option<&Board>,
     depth: u32,
     positions: usize,
 ) -> Result<(u64, Option<String>), DistError> {
-    let source = memory::memory_source();
-    match hash {
-        HashSize::Megabytes(mb) => {
-            memory::check_fits(mb, mb, source).map_err(DistError::TableTooLarge)?;
-            Ok((mb, None))
-        }
-        HashSize::Auto => {
-            let Some(first) = first else { return Ok((0, None)) };
-            // Every position of a unit shares the table: what one can use,
-            // times their number (transpositions among them make it less).
-            let one = memory::useful_table_bytes(first, depth);
-            if one == 0 && (positions as f64) * estimate_nodes(first, depth).nodes < 1e8 {
-                return Ok((0, Some(format!("auto: depth {depth} is too small to pay"))));
-            }
-            let useful = one.max(1 << 20).saturating_mul(positions as u64);
-            let auto = memory::auto_within(useful, "this unit", 1.0, source);
-            Ok((auto.megabytes, Some(auto.reason)))
-        }
+    let nodes = || first.map_or(0.0, |board| estimate_nodes(board, depth).nodes * positions as f64);
+    let useful = || memory::useful_bytes_for_nodes(nodes());
+    match memory::resolve_table(hash, useful, "this unit", 1.0, memory::memory_source()) {
+        Ok(Some(table)) => Ok((table.megabytes, table.auto)),
+        Ok(None) if hash == HashSize::Auto => Ok((0, Some("auto: this unit is too small to pay".into()))),
+        Ok(None) => Ok((0, None)),
+        Err(message) => Err(DistError::TableTooLarge(message)),
     }
 }
 
