@@ -1142,16 +1142,22 @@ fn status_counts_done_running_and_missing_units_and_writes_nothing() {
 fn a_counting_unit_is_seen_running() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("plan");
+    split(&dir, STARTPOS, 8, 1, 1, &[]);
     let plan = dir.to_str().unwrap();
-    ok(&["split", "--depth", "8", "--ply", "1", "--units", "1", "--out", plan]);
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("perft"))
         .args(["unit", plan, "--index", "0", "--hash", "0", "-t", "1"])
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
     let beat = dir.join("results/unit-000000.k1.running");
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + Duration::from_secs(60);
     while !beat.exists() && Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Until the first position is journaled (a perft(7) on one thread).
+    let journal = dir.join("results/unit-000000.k1.journal");
+    let journaled = || std::fs::read_to_string(&journal).is_ok_and(|text| text.lines().count() >= 2);
+    while !journaled() && Instant::now() < deadline && child.try_wait().unwrap().is_none() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let output = run(&["status", plan, "--json", "-"]);
@@ -1160,4 +1166,6 @@ fn a_counting_unit_is_seen_running() {
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(report["counts"], serde_json::json!({"done": 0, "running": 1, "missing": 0}), "{report}");
     assert_eq!(report["running"][0]["host"].as_str().map(str::is_empty), Some(false));
+    assert!(report["running"][0]["positions_done"].as_u64().is_some_and(|n| n >= 1), "{report}");
+    assert_eq!(report["running"][0]["positions"], 20);
 }

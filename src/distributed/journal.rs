@@ -187,6 +187,18 @@ impl UnitJournal {
     }
 }
 
+/// How many positions the unit journal at `path` (of a unit of `positions`
+/// positions) holds, its records read as [`UnitJournal::open`] reads them
+/// but nothing written: a progress figure (0 where there is none).
+pub fn journaled_positions(path: &Path, positions: usize) -> usize {
+    let Ok(Some(bytes)) = crate::report::read::read_regular(path, super::MAX_PLAN_FILE_BYTES) else {
+        return 0;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.split_inclusive('\n').skip(1).collect();
+    read_records(&lines, 2, "position", |line| read_record(line, positions)).done.len()
+}
+
 /// One record line (without its line ending) of a unit of `positions`
 /// positions: the position and its count, or why it cannot be trusted.
 fn read_record(line: &str, positions: usize) -> Result<(usize, u128), String> {

@@ -14,6 +14,7 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
+use super::journal::journaled_positions;
 use super::plan::Plan;
 use super::unit::UnitResult;
 use super::{Count, DistError, Keys, UnitIndex};
@@ -56,7 +57,7 @@ impl HeartbeatGuard {
     /// # Errors
     /// The first write failed (a later failure is left to the next beat).
     pub fn start(path: PathBuf) -> Result<HeartbeatGuard, DistError> {
-        let beat = Heartbeat {
+        let mut beat = Heartbeat {
             host: crate::report::host_name(),
             pid: std::process::id(),
             started: timestamp(),
@@ -68,14 +69,12 @@ impl HeartbeatGuard {
             bytes.push(b'\n');
             crate::report::write::replace_atomic(path, &bytes)
         };
-        let mut first = beat.clone();
-        write(&path, &mut first).map_err(DistError::io(&path))?;
+        write(&path, &mut beat).map_err(DistError::io(&path))?;
         let (stop, stopped) = mpsc::channel::<()>();
         let thread_path = path.clone();
         let thread = std::thread::Builder::new()
             .name("heartbeat".into())
             .spawn(move || {
-                let mut beat = beat;
                 while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(HEARTBEAT_INTERVAL) {
                     let _ = write(&thread_path, &mut beat);
                 }
@@ -214,7 +213,8 @@ pub fn plan_status_at(dir: &Path, keys: Keys, now: SystemTime) -> Result<PlanSta
             Ok(None) => None,
             Err(reason) => Some(format!("its result is not valid: {reason}")),
         };
-        let positions_done = journaled_positions(&dir.join(entry.index.journal_file(keys)));
+        let journal = dir.join(entry.index.journal_file(keys));
+        let positions_done = journaled_positions(&journal, entry.positions as usize) as u64;
         let beat_path = dir.join(heartbeat_file(entry.index, keys));
         let age = std::fs::metadata(&beat_path)
             .and_then(|m| m.modified())
@@ -255,17 +255,4 @@ pub fn plan_status_at(dir: &Path, keys: Keys, now: SystemTime) -> Result<PlanSta
         status.seconds_left = Some(mean * f64::from(left) / f64::from(status.counts.running.max(1)));
     }
     Ok(status)
-}
-
-/// Records in a unit journal (lines after the header that end in a
-/// checksum), without checking them: a progress figure only.
-fn journaled_positions(path: &Path) -> u64 {
-    match std::fs::read(path) {
-        Ok(bytes) => bytes
-            .split(|&b| b == b'\n')
-            .skip(1)
-            .filter(|line| line.split(|&b| b == b' ').count() == 3)
-            .count() as u64,
-        Err(_) => 0,
-    }
 }
