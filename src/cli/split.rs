@@ -11,10 +11,11 @@ use perft::distributed::DistError;
 use super::args::SplitArgs;
 use super::{interrupted_status, output, EXIT_OK, INTERRUPTED};
 
-/// Unique positions one ply may hold: half the memory available at
-/// [`BYTES_PER_POSITION`] each (50 million when the system does not say).
+/// Unique positions one ply may hold: half the memory this process may use
+/// (its cgroup's limit or the available memory) at [`BYTES_PER_POSITION`]
+/// each (50 million when the system does not say).
 fn default_max_positions() -> u64 {
-    perft::report::available_memory_mb().map_or(50_000_000, |mb| (mb << 20) / 2 / BYTES_PER_POSITION)
+    perft::memory::memory_source().map_or(50_000_000, |source| source.free_bytes() / 2 / BYTES_PER_POSITION)
 }
 
 pub fn split(args: SplitArgs) -> Result<u8> {

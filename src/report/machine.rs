@@ -145,12 +145,3 @@ pub fn host_name() -> String {
 pub fn timestamp() -> String {
     chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
-
-/// Memory available to new allocations, in MiB (`MemAvailable` on Linux),
-/// if the system says.
-pub fn available_memory_mb() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1024)
-}
