@@ -325,18 +325,18 @@ mod tests {
         let home = table.bucket_index(7, 5);
         // Keys spread over all 64 bits (the high ones pick the bucket).
         let mut candidates = (1u64..).map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d));
-        let mut key_in_bucket =
-            |depth: u32| candidates.find(|&k| table.bucket_index(k, depth) == home).unwrap();
-        let keys: Vec<(u64, u32)> = [5u32, 2, 7, 6, 4].into_iter().map(|d| (key_in_bucket(d), d)).collect();
+        let key_in_bucket = |depth: u32| candidates.find(|&k| table.bucket_index(k, depth) == home).unwrap();
+        let [d2, d7, d6, d4] = [2u32, 7, 6, 4].map(key_in_bucket);
         table.store(7, 5, 100);
-        for (i, &(key, depth)) in keys[1..4].iter().enumerate() {
+        for (i, (key, depth)) in [(d2, 2), (d7, 7), (d6, 6)].into_iter().enumerate() {
             table.store(key, depth, 101 + i as u128);
         }
-        table.store(keys[4].0, 4, 999);
-        assert_eq!(table.probe(keys[1].0, 2), None, "depth 2 was the shallowest");
-        assert_eq!(table.probe(keys[4].0, 4), Some(999));
+        table.store(d4, 4, 999);
+        assert_eq!(table.probe(d2, 2), None, "depth 2 was the shallowest");
+        assert_eq!(table.probe(d4, 4), Some(999));
         assert_eq!(table.probe(7, 5), Some(100));
-        assert_eq!(table.probe(keys[2].0, 7), Some(102));
+        assert_eq!(table.probe(d7, 7), Some(102));
+        assert_eq!(table.probe(d6, 6), Some(103));
         // Counts too large to pack are not stored; the largest that fits is.
         table.store(99, 3, MAX_COUNT);
         assert_eq!(table.probe(99, 3), None);
