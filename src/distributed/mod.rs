@@ -239,7 +239,7 @@ pub enum DistError {
     PlanExists(PathBuf),
     /// The split would need more positions in memory than allowed.
     #[error(
-        "ply {ply} has {what} unique positions, more than the limit of {limit} that fits this machine's memory \
+        "ply {ply} has {what} unique positions, more than the limit of {limit} that fits the memory this process may use \
          (about {bytes_per_position} bytes each while splitting); split at ply {} and use more units, or raise \
          --max-positions on a machine with more memory",
         ply - 1
