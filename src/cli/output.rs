@@ -11,7 +11,6 @@ use perft::counting::{with_threads, KeySet, PerftTable, MAX_THREADS};
 use perft::engine::{AnswerFormat, EngineOptions, DEFAULT_HANDSHAKE};
 use perft::memory::{self, HashSize, TableSize};
 use perft::report;
-use perft::report::HashInfo;
 use serde::Serialize;
 
 use super::args::{PatternArgs, PositionArgs};
@@ -377,11 +376,6 @@ pub fn choose_table(
 /// Makes the table `choice` names, zeroed by `threads` threads.
 pub fn make_table(choice: &TableSize, keys: KeySet, threads: usize) -> Result<PerftTable> {
     with_threads(threads, || PerftTable::new(choice.megabytes, keys))?.context("--hash")
-}
-
-/// The report's account of `table`, made as `choice` says.
-pub fn hash_info(table: &PerftTable, choice: &TableSize) -> HashInfo {
-    HashInfo { auto: choice.auto.clone(), ..HashInfo::of(table, choice.megabytes) }
 }
 
 /// Seconds as a person would say them: `40 s`, `12 min`, `3.5 h`, `9 days`,

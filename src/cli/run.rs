@@ -155,7 +155,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     bar.finish_and_clear();
     let finished = divide.iter().all(|(_, n)| n.is_some());
     let nodes: u128 = if depth == 0 { 1 } else { divide.iter().filter_map(|&(_, n)| n).sum() };
-    let mut hash = table.as_ref().zip(choice.as_ref()).map(|(table, c)| output::hash_info(table, c));
+    let mut hash = table.as_ref().zip(choice.as_ref()).map(|(table, c)| HashInfo::of(table, c));
     drop(table);
     let report = |nodes: u128, hash: Option<HashInfo>, interrupted: bool| RunReport {
         nodes_per_second: nodes_per_second(nodes - resumed.min(nodes), seconds),

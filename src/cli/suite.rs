@@ -8,7 +8,7 @@ use anyhow::Result;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::counting::{with_threads, KeySet, Mode};
 use perft::memory;
-use perft::report::{ReportHeader, SuiteReport, SuiteResult, SuiteSettings};
+use perft::report::{HashInfo, ReportHeader, SuiteReport, SuiteResult, SuiteSettings};
 use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOutcome, SuitePlan};
 
 use super::args::SuiteArgs;
@@ -176,7 +176,7 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
         if threads == 1 { "" } else { "s" }
     )?;
 
-    let hash = hash_table.as_ref().zip(choice.as_ref()).map(|(table, c)| output::hash_info(table, c));
+    let hash = hash_table.as_ref().zip(choice.as_ref()).map(|(table, c)| HashInfo::of(table, c));
     if let Some(hash) = &hash {
         writeln!(out, "{hash}")?;
     }

@@ -235,7 +235,7 @@ mod tests {
         assert!(hash.to_string().starts_with("hash 16 MB (auto: enough for depth 9): 25% full"), "{hash}");
         // A table is the size asked for: whole buckets, no power of two.
         let table = crate::counting::PerftTable::new(3, crate::counting::KeySet::Primary).unwrap();
-        let made = HashInfo::of(&table, 3);
+        let made = HashInfo::of(&table, &crate::memory::TableSize { megabytes: 3, auto: None });
         assert_eq!(made.table_megabytes, Some(3));
         assert_eq!(table.bytes(), 3 << 20);
         assert!(made.table_setup_s >= 0.0);

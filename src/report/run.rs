@@ -21,8 +21,9 @@ pub struct DivideEntry {
 pub struct HashInfo {
     /// Size asked for, in MiB.
     pub megabytes: u64,
-    /// Size of the table made, in MiB: the size asked for rounded down to a
-    /// power of two buckets (absent in reports before it was written).
+    /// Size of the table made, in MiB: the size asked for (reports written
+    /// before tables had any number of buckets may hold less, the size
+    /// rounded down to a power of two buckets; absent in older ones).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table_megabytes: Option<u64>,
     /// Entries the table holds.
@@ -48,18 +49,18 @@ pub struct HashInfo {
 }
 
 impl HashInfo {
-    /// How `table`, asked for with `megabytes`, was used so far.
-    pub fn of(table: &crate::counting::PerftTable, megabytes: u64) -> Self {
+    /// How `table`, made as `size` says, was used so far.
+    pub fn of(table: &crate::counting::PerftTable, size: &crate::memory::TableSize) -> Self {
         let (probes, hits) = table.probes_and_hits();
         HashInfo {
-            megabytes,
+            megabytes: size.megabytes,
             table_megabytes: Some(table.bytes() >> 20),
             entries: table.entries(),
             fill: table.fill(),
             probes,
             hits,
             verified: None,
-            auto: None,
+            auto: size.auto.clone(),
             table_setup_s: table.setup_seconds(),
         }
     }
@@ -76,8 +77,8 @@ impl HashInfo {
 
 /// `hash 256 MB: 40% full, 53.3% of 22100000 probes hit, set up in 0.1 s`,
 /// and `, verified with a second key set` when it was; a table smaller than
-/// asked for is written `hash 8192 MB (10000 asked)`, an automatic size
-/// `hash 6144 MB (auto: cgroup limit 8 GB, 7.5 GB free)`.
+/// asked for (in older reports) is written `hash 8192 MB (10000 asked)`, an
+/// automatic size `hash 6144 MB (auto: cgroup limit 8 GB, 7.5 GB free)`.
 impl std::fmt::Display for HashInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (self.table_megabytes, &self.auto) {
