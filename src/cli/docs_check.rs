@@ -91,13 +91,10 @@ fn commands_in_markdown(text: &str) -> Vec<(usize, String)> {
         let line = line.strip_prefix("$ ").unwrap_or(&line);
         for (at, _) in line.match_indices("perft ") {
             let before = line[..at].trim_end();
-            let starts_command = before.is_empty()
-                || [";", "&", "|", "("].iter().any(|end| before.ends_with(end))
-                || KEYWORDS.iter().any(|word| {
-                    before.ends_with(word) && before[..before.len() - word.len()].ends_with([' ', ';'])
-                })
-                || KEYWORDS.contains(&before);
-            if starts_command && (at == 0 || line[..at].ends_with(' ') || line[..at].ends_with('(')) {
+            let last_word = before.rsplit([' ', ';']).next().unwrap_or_default();
+            let starts_command =
+                before.is_empty() || before.ends_with([';', '&', '|', '(']) || KEYWORDS.contains(&last_word);
+            if starts_command && (at == 0 || line[..at].ends_with([' ', '('])) {
                 commands.push((number, command_at(&line[at..])));
             }
         }
@@ -176,6 +173,13 @@ fn the_parser_check_refuses_what_the_program_refuses() {
     assert_eq!(
         commands_in_markdown("```sh\n$ perft run 3 \\\n    --json - | head\n```\nperft outside\n"),
         vec![(2, "perft run 3 --json -".to_string())]
+    );
+    // Commands the shell starts within a line; not words that only
+    // contain or follow `perft`.
+    let line = "```sh\nuntil perft status d --quiet; do sleep 9; done && time perft run 2 | x; echo perft run 1; myperft run 4\n```\n";
+    assert_eq!(
+        commands_in_markdown(line),
+        vec![(2, "perft status d --quiet".to_string()), (2, "perft run 2".to_string())]
     );
 }
 
