@@ -171,8 +171,9 @@ fn headroom(bytes: u64) -> u64 {
 /// of perft(`depth` - 2) (the table holds subtrees of two plies and more,
 /// and transpositions make the positions far fewer than the nodes: perft(9)
 /// of the start position stores about 10⁸ counts, a 16-byte entry each, in
-/// a table of 3.2 · 10⁹ bytes, half full), at least 1 MiB; 0 where the count is too small for a table to pay
-/// (perft(`depth`) estimated under 10⁸ nodes).
+/// a table of 3.2 · 10⁹ bytes, half full), at least 1 MiB; 0 where the
+/// count is too small for a table to pay (perft(`depth`) estimated under
+/// 10⁸ nodes).
 pub fn useful_table_bytes(board: &Board, depth: u32) -> u64 {
     if depth < 3 || estimate_nodes(board, depth).nodes < PAYS_FROM_NODES {
         return 0;
