@@ -56,7 +56,7 @@ def run_once(binary, kernel, fen, depth, expected):
         env["PERFT_CPU"] = kernel
     start = time.perf_counter()
     out = subprocess.run(
-        [binary, "run", str(depth), "--fen", fen, "-t", "1", "-q"],
+        [binary, "run", str(depth), "--fen", fen, "-t", "1", "-q", "--hash", "0"],
         capture_output=True, text=True, env=env,
     )
     seconds = time.perf_counter() - start
