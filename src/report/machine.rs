@@ -121,7 +121,7 @@ fn detect_cpu_features() -> Vec<String> {
             }
         )*};
     }
-    probe!("popcnt", "sse4.2", "bmi1", "bmi2", "lzcnt", "avx2", "avx512f");
+    probe!("popcnt", "sse4.2", "bmi1", "bmi2", "lzcnt", "avx2", "avx512f", "avx512vpopcntdq");
     features
 }
 

@@ -14,7 +14,7 @@
 //! | `baseline` | x86-64 (SSE2) | nothing: the build's own target features |
 //! | `v2` | x86-64-v2 | POPCNT, SSE3, SSSE3, SSE4.1, SSE4.2 |
 //! | `v3` | x86-64-v3 | v2 and AVX, AVX2, BMI1, BMI2, LZCNT |
-//! | `v4` | x86-64-v4 | v3, and AVX-512VL ternary logic in the slider fills |
+//! | `v4` | x86-64-v4 and AVX512-VPOPCNTDQ | v3, and AVX-512VL ternary logic and vector popcounts in the slider fills |
 //!
 //! Slider attacks are looked up by PEXT on `v3` and `v4`, except on AMD
 //! Zen 1 and Zen 2 (and Hygon Dhyana), whose PEXT is microcoded and slow:
@@ -51,7 +51,8 @@ pub enum Level {
     V2,
     /// x86-64-v3: AVX2, BMI1, BMI2 and LZCNT.
     V3,
-    /// x86-64-v4: AVX-512.
+    /// x86-64-v4 (AVX-512 F, BW, CD, DQ, VL) and AVX512-VPOPCNTDQ: Intel
+    /// from Ice Lake, AMD from Zen 4 (earlier AVX-512 CPUs run `v3`).
     V4,
 }
 
@@ -334,6 +335,7 @@ mod cpu {
             && has!("avx512cd")
             && has!("avx512dq")
             && has!("avx512vl")
+            && has!("avx512vpopcntdq")
     }
 
     pub(super) fn slow_pext() -> bool {
@@ -375,10 +377,10 @@ pub(crate) trait Isa: Copy + Send + Sync + 'static {
     /// Whether many sliders are filled at once with AVX2 (x86-64 only).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     const FILL: bool;
-    /// Whether the fills use AVX-512VL's ternary logic (see the x86-64
-    /// module `attacks::fill`).
+    /// Whether the fills use AVX-512VL's ternary logic and AVX512-VPOPCNTDQ's
+    /// vector popcounts (see the x86-64 module `attacks::fill`).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    const TERNARY_LOGIC: bool = false;
+    const AVX512: bool = false;
 
     /// Runs `job` in a function of its own, compiled with this instruction
     /// set's target features.
@@ -471,15 +473,16 @@ impl Isa for V2 {
     }
 }
 
-/// x86-64-v3 (`TERNARY_LOGIC` false) and x86-64-v4 (true), with PEXT
-/// sliders if `PEXT`. v4 is the v3 code with AVX-512VL's ternary logic in
-/// the fills; the compiler is not given the AVX-512 target features: with
+/// x86-64-v3 (`AVX512` false) and x86-64-v4 with AVX512-VPOPCNTDQ (true),
+/// with PEXT sliders if `PEXT`. v4 is the v3 code with two AVX-512VL
+/// instructions in the fills, written as assembly: ternary logic and vector
+/// popcounts. The compiler is not given the AVX-512 target features: with
 /// them it copies positions through 64-byte registers, which costs more
 /// than the fills gain (that kernel ran at 0.90 of a native build's speed;
 /// see docs/performance.md).
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
-pub(crate) struct Avx2<const PEXT: bool, const TERNARY_LOGIC: bool>;
+pub(crate) struct Avx2<const PEXT: bool, const AVX512: bool>;
 
 /// x86-64-v3.
 #[cfg(target_arch = "x86_64")]
@@ -490,10 +493,10 @@ type V3<const PEXT: bool> = Avx2<PEXT, false>;
 type V4<const PEXT: bool> = Avx2<PEXT, true>;
 
 #[cfg(target_arch = "x86_64")]
-impl<const PEXT: bool, const TERNARY_LOGIC: bool> Isa for Avx2<PEXT, TERNARY_LOGIC> {
+impl<const PEXT: bool, const AVX512: bool> Isa for Avx2<PEXT, AVX512> {
     const PEXT: bool = PEXT;
     const FILL: bool = true;
-    const TERNARY_LOGIC: bool = TERNARY_LOGIC;
+    const AVX512: bool = AVX512;
 
     #[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2,avx,avx2,bmi1,bmi2,lzcnt")]
     #[inline(never)]

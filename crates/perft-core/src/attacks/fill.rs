@@ -5,9 +5,11 @@
 //! of their moves, costs a few dozen vector instructions, no table read and
 //! no branch per slider. Compiled on every x86-64 build, and called only
 //! where the CPU has AVX2 (see [`crate::kernel`]); without it the callers
-//! look each slider up. Where the kernel may use AVX-512VL, each step of a
-//! fill ORs in the shifted, masked generator with one ternary-logic
-//! instruction instead of an AND and an OR: a shorter dependency chain.
+//! look each slider up. Where the kernel may use AVX-512 (`v4`), each step
+//! of a fill ORs in the shifted, masked generator with one ternary-logic
+//! instruction instead of an AND and an OR (a shorter dependency chain),
+//! and a count takes each lane's popcount in one instruction instead of by
+//! nibble lookups.
 
 use crate::kernel::Isa;
 use crate::types::Bitboard;
@@ -27,7 +29,8 @@ const NOT_FILE_H: i64 = 0x7f7f_7f7f_7f7f_7f7f_u64 as i64;
 /// blockers.
 ///
 /// # Safety
-/// The CPU must have AVX2, and AVX-512VL if `K::TERNARY_LOGIC`.
+/// The CPU must have AVX2, and AVX-512VL and AVX512-VPOPCNTDQ if
+/// `K::AVX512`.
 #[inline(always)]
 pub(crate) unsafe fn slider_attacks<K: Isa>(
     straight: Bitboard,
@@ -59,7 +62,7 @@ pub(crate) unsafe fn slider_move_count<K: Isa>(
     // SAFETY: passed on to the caller.
     unsafe {
         let (up, down) = by_direction::<K>(straight, diagonal, occupied);
-        count_on_target(up, down, target)
+        count_on_target::<K>(up, down, target)
     }
 }
 
@@ -77,7 +80,7 @@ pub(crate) unsafe fn slider_attacks_and_move_count<K: Isa>(
     // SAFETY: passed on to the caller.
     unsafe {
         let (up, down) = by_direction::<K>(straight, diagonal, occupied);
-        (union(up, down), count_on_target(up, down, target))
+        (union(up, down), count_on_target::<K>(up, down, target))
     }
 }
 
@@ -96,13 +99,34 @@ unsafe fn union(up: __m256i, down: __m256i) -> Bitboard {
 
 /// The number of set bits of `up` and `down` on `target`, all lanes.
 /// # Safety
-/// The CPU must have AVX2.
+/// As [`slider_attacks`].
 #[inline(always)]
-unsafe fn count_on_target(up: __m256i, down: __m256i, target: Bitboard) -> u64 {
-    // SAFETY: the caller promises AVX2.
+unsafe fn count_on_target<K: Isa>(up: __m256i, down: __m256i, target: Bitboard) -> u64 {
+    // SAFETY: the caller promises AVX2, and VPOPCNTDQ with `K::AVX512`.
     unsafe {
         let target = _mm256_set1_epi64x(target.0 as i64);
-        // Bit counts per byte by nibble lookups, summed per lane by SAD.
+        let up = _mm256_and_si256(up, target);
+        let down = _mm256_and_si256(down, target);
+        let lanes = if K::AVX512 {
+            // Measured: start 2%, Kiwipete 2.5%, endgame 1%, mirrored 3.5%,
+            // talkchess 3% faster than the nibble lookups (AMD Zen 4).
+            _mm256_add_epi64(lane_popcounts(up), lane_popcounts(down))
+        } else {
+            nibble_popcounts(up, down)
+        };
+        let half = _mm_add_epi64(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256::<1>(lanes));
+        _mm_cvtsi128_si64(_mm_add_epi64(half, _mm_unpackhi_epi64(half, half))) as u64
+    }
+}
+
+/// The number of set bits of each 64-bit lane of `a` and `b`, summed lane by
+/// lane: per byte by nibble lookups, per lane by SAD.
+/// # Safety
+/// The CPU must have AVX2.
+#[inline(always)]
+unsafe fn nibble_popcounts(a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY: the caller promises AVX2.
+    unsafe {
         let nibbles = _mm256_set1_epi8(0x0f);
         let table = _mm256_setr_epi8(
             0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
@@ -113,13 +137,7 @@ unsafe fn count_on_target(up: __m256i, down: __m256i, target: Bitboard) -> u64 {
             _mm256_add_epi8(_mm256_shuffle_epi8(table, low), _mm256_shuffle_epi8(table, high))
         };
         // At most 8 + 8 per byte: no overflow.
-        let bytes = _mm256_add_epi8(
-            byte_counts(_mm256_and_si256(up, target)),
-            byte_counts(_mm256_and_si256(down, target)),
-        );
-        let lanes = _mm256_sad_epu8(bytes, _mm256_setzero_si256());
-        let half = _mm_add_epi64(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256::<1>(lanes));
-        _mm_cvtsi128_si64(_mm_add_epi64(half, _mm_unpackhi_epi64(half, half))) as u64
+        _mm256_sad_epu8(_mm256_add_epi8(byte_counts(a), byte_counts(b)), _mm256_setzero_si256())
     }
 }
 
@@ -197,7 +215,29 @@ unsafe fn occluded<K: Isa, const UP: bool>(
     }
 }
 
-/// `a | (b & c)`: with `K::TERNARY_LOGIC`, one AVX-512VL `vpternlogq`.
+/// The number of set bits of each 64-bit lane of `v` (AVX512-VPOPCNTDQ).
+///
+/// # Safety
+/// The CPU must have AVX-512VL and AVX512-VPOPCNTDQ. (AVX2 is enabled here
+/// for the assembly's registers; inlined into a kernel's code, which has
+/// it.)
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn lane_popcounts(v: __m256i) -> __m256i {
+    let mut counts = v;
+    // SAFETY: the caller promises the instruction; as assembly for the
+    // same reason as `or_and`'s.
+    unsafe {
+        asm!(
+            "vpopcntq {v}, {v}",
+            v = inout(ymm_reg) counts,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    counts
+}
+
+/// `a | (b & c)`: with `K::AVX512`, one AVX-512VL `vpternlogq`.
 ///
 /// # Safety
 /// As [`slider_attacks`]. (AVX2 is enabled here for the assembly's
@@ -205,7 +245,7 @@ unsafe fn occluded<K: Isa, const UP: bool>(
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn or_and<K: Isa>(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
-    if K::TERNARY_LOGIC {
+    if K::AVX512 {
         let mut result = a;
         // SAFETY: the caller promises AVX-512VL. Written as assembly so that
         // the kernel needs no AVX-512 target feature, with which the
@@ -240,7 +280,7 @@ mod tests {
         if has!("avx2") {
             fills_agree::<Avx2<false, false>>();
         }
-        if has!("avx2") && has!("avx512f") && has!("avx512vl") {
+        if has!("avx2") && has!("avx512f") && has!("avx512vl") && has!("avx512vpopcntdq") {
             fills_agree::<Avx2<false, true>>();
         }
     }

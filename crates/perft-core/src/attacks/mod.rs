@@ -90,7 +90,7 @@ pub(crate) fn queen_set_attacks<K: Isa>(squares: Bitboard, occupied: Bitboard) -
     #[cfg(target_arch = "x86_64")]
     if K::FILL {
         // SAFETY: `K` runs here, and `FILL` is only set for instruction sets
-        // with AVX2 (`TERNARY_LOGIC` for those with AVX-512VL).
+        // with AVX2 (`AVX512` for those with AVX-512VL and VPOPCNTDQ).
         return unsafe { fill::slider_attacks::<K>(squares, squares, occupied) };
     }
     let mut seen = Bitboard::EMPTY;

@@ -578,7 +578,7 @@ fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) 
     #[cfg(target_arch = "x86_64")]
     if K::FILL && (bishops | rooks | queens).more_than_one() {
         // SAFETY: `K` runs here, and `FILL` is only set for instruction sets
-        // with AVX2 (`TERNARY_LOGIC` for those with AVX-512VL).
+        // with AVX2 (`AVX512` for those with AVX-512VL and VPOPCNTDQ).
         return unsafe {
             crate::attacks::fill::slider_attacks_and_move_count::<K>(
                 rooks | queens,

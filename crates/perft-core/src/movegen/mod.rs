@@ -454,7 +454,7 @@ impl Sink for Counter {
         if K::FILL && (sliders.bishops | sliders.rooks | sliders.queens).more_than_one() {
             let Sliders { bishops, rooks, queens } = sliders;
             // SAFETY: `K` runs here, and `FILL` is only set for instruction sets
-            // with AVX2 (`TERNARY_LOGIC` for those with AVX-512VL).
+            // with AVX2 (`AVX512` for those with AVX-512VL and VPOPCNTDQ).
             self.0 += unsafe {
                 crate::attacks::fill::slider_move_count::<K>(
                     rooks | queens,
@@ -648,7 +648,7 @@ pub(crate) fn slider_danger<K: Isa>(
     #[cfg(target_arch = "x86_64")]
     if K::FILL && (straight | diagonal).more_than_one() {
         // SAFETY: `K` runs here, and `FILL` is only set for instruction sets
-        // with AVX2 (`TERNARY_LOGIC` for those with AVX-512VL).
+        // with AVX2 (`AVX512` for those with AVX-512VL and VPOPCNTDQ).
         return unsafe { crate::attacks::fill::slider_attacks::<K>(straight, diagonal, occupied) };
     }
     let mut danger = Bitboard::EMPTY;
