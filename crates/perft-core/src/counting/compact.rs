@@ -622,6 +622,17 @@ fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) 
 struct QuietChildren {
     /// Squares a quiet child's move neither leaves nor enters (see above).
     unsafe_squares: Bitboard,
+    /// The moving side's sliders that pin a piece or are one piece away
+    /// from checking: a quiet child's move does not leave them.
+    pinners: Bitboard,
+    /// Squares a rook or queen checks or pins from: a quiet child's move
+    /// by one does not enter them.
+    straight_lines: Bitboard,
+    /// Squares a bishop or queen checks or pins from: a quiet child's move
+    /// by one does not enter them.
+    diagonal_lines: Bitboard,
+    /// Squares a pawn checks the other king from.
+    pawn_checks: Bitboard,
     /// Squares a knight checks the other king from.
     knight_checks: Bitboard,
     /// The other side's pins.
@@ -709,6 +720,10 @@ impl QuietChildren {
     /// Nothing known: no child is quiet.
     const NONE: Self = QuietChildren {
         unsafe_squares: Bitboard::FULL,
+        pinners: Bitboard::FULL,
+        straight_lines: Bitboard::FULL,
+        diagonal_lines: Bitboard::FULL,
+        pawn_checks: Bitboard::FULL,
         knight_checks: Bitboard::FULL,
         pins: KingLines {
             checkers: Bitboard::EMPTY,
@@ -743,14 +758,55 @@ impl QuietChildren {
         // its pin ray only, on the king's lines.
         let (seen, slider_moves) = slider_sight::<K>(counter.sliders, occupied, target);
         let piece_moves = slider_moves + counter.others.0;
-        // The king's lines up to and with the second piece on each.
-        let lines = K::queen_attacks(their_king, occupied - K::queen_attacks(their_king, occupied));
+        // Where the moving side's bishops, rooks and queens stand on the
+        // other king's lines, a move that leaves or enters a square between
+        // can open or close a check or pin: any such square where at most
+        // one piece stands between, the pieces themselves where two do. A
+        // slider with one piece between pins it or is ready to check: its
+        // own move may end that.
+        let ours = position.by_color[sides::<WHITE>().0 as usize];
+        let queens = position.by_kind[PieceKind::Queen as usize];
+        let straight = (position.by_kind[PieceKind::Rook as usize] | queens) & ours;
+        let diagonal = (position.by_kind[PieceKind::Bishop as usize] | queens) & ours;
+        let mut unsafe_squares = Bitboard::EMPTY;
+        let mut pinners = Bitboard::EMPTY;
+        let aligned = (crate::attacks::rook_rays(their_king) & straight)
+            | (crate::attacks::bishop_rays(their_king) & diagonal);
+        for slider in aligned {
+            let between = crate::attacks::between(their_king, slider);
+            let blockers = between & occupied;
+            if blockers.more_than_one() {
+                unsafe_squares |= blockers;
+            } else {
+                unsafe_squares |= between;
+                pinners |= slider.bitboard();
+            }
+        }
+        // The squares that must be empty for the other side to castle.
+        if CASTLING != NO_CASTLING {
+            for side in CastlingSide::ALL {
+                if position.castling.has(them, side) {
+                    unsafe_squares |= position.config.empty[them as usize][side as usize];
+                }
+            }
+        }
+        // A slider's move checks where it enters the king's lines of its
+        // kind up to the first piece, and pins where it enters them beyond
+        // a piece of the other side, up to the second.
+        let straight_blockers = K::rook_attacks(their_king, occupied) & theirs;
+        let diagonal_blockers = K::bishop_attacks(their_king, occupied) & theirs;
+        let straight_lines = K::rook_attacks(their_king, occupied - straight_blockers);
+        let diagonal_lines = K::bishop_attacks(their_king, occupied - diagonal_blockers);
         // A child that may castle by Chess960 rules is not counted in place
         // (see `count_in_place`): `quiet_leaves` takes the pieces' moves as
         // they are here.
         let chess960 = CASTLING == CHESS960_CASTLING;
         QuietChildren {
-            unsafe_squares: if chess960 { seen | lines } else { lines },
+            unsafe_squares: if chess960 { seen | unsafe_squares } else { unsafe_squares },
+            pinners,
+            straight_lines,
+            diagonal_lines,
+            pawn_checks: pawn_attacks(them, their_king),
             knight_checks: crate::attacks::knight_attacks(their_king),
             pins,
             piece_moves,
@@ -1171,9 +1227,24 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
             );
         }
         let mut quiet_targets = Bitboard::EMPTY;
-        if LAST && !self.quiet.unsafe_squares.has(from) {
-            let checks = if kind == PieceKind::Knight { self.quiet.knight_checks } else { Bitboard::EMPTY };
-            quiet_targets = to - theirs - self.quiet.unsafe_squares - checks;
+        // The squares the move may not leave, and those it may not enter.
+        let quiet = &self.quiet;
+        let (leaving, entering) = match kind {
+            PieceKind::Knight => (quiet.unsafe_squares, quiet.unsafe_squares | quiet.knight_checks),
+            PieceKind::Bishop => {
+                (quiet.unsafe_squares | quiet.pinners, quiet.unsafe_squares | quiet.diagonal_lines)
+            }
+            PieceKind::Rook => {
+                (quiet.unsafe_squares | quiet.pinners, quiet.unsafe_squares | quiet.straight_lines)
+            }
+            PieceKind::Queen => (
+                quiet.unsafe_squares | quiet.pinners,
+                quiet.unsafe_squares | quiet.straight_lines | quiet.diagonal_lines,
+            ),
+            _ => (quiet.unsafe_squares, quiet.unsafe_squares),
+        };
+        if LAST && !leaving.has(from) {
+            quiet_targets = to - theirs - entering;
             for sq in quiet_targets {
                 self.quiet_child(
                     from,
@@ -1226,8 +1297,7 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
             } else {
                 Bitboard(unsafe_squares.0 >> -delta)
             };
-            // (A pawn checks from a square next to the king: on its lines.)
-            let quiet_targets = to - unsafe_squares - leaving - en_passant;
+            let quiet_targets = to - unsafe_squares - self.quiet.pawn_checks - leaving - en_passant;
             for sq in quiet_targets {
                 let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
                 self.push::<true>(from, sq, false);
