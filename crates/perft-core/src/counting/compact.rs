@@ -608,9 +608,12 @@ fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) 
 
 /// What a node one ply above the leaves knows of its quiet children: those
 /// after a move that captures nothing, does not promote, castle or leave an
-/// en-passant square, neither leaves nor enters a square on the other
-/// king's lines up to the second piece (a pawn gives check only from one of
-/// those), and gives no check by a knight. In such a child the other king
+/// en-passant square, gives no check by a pawn or knight, and cannot change
+/// the other king's checks or pins: it neither leaves nor enters
+/// `unsafe_squares` (between that king and the moving side's sliders on its
+/// lines, and the squares the other side's castling needs empty), and a
+/// slider's move neither leaves `pinners` nor enters the lines of its kind
+/// (`straight_lines`, `diagonal_lines`). In such a child the other king
 /// has the pins it has in the node itself and no check, and the other
 /// side's knights and pinned pieces have the moves they have there, so
 /// those are found once for all of them. So do its unpinned bishops, rooks
