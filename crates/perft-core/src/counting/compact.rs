@@ -608,12 +608,12 @@ fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) 
 
 /// What a node one ply above the leaves knows of its quiet children: those
 /// after a move that captures nothing, does not promote, castle or leave an
-/// en-passant square, gives no check by a pawn or knight, and cannot change
-/// the other king's checks or pins: it neither leaves nor enters
-/// `unsafe_squares` (between that king and the moving side's sliders on its
-/// lines, and the squares the other side's castling needs empty), and a
-/// slider's move neither leaves `pinners` nor enters the lines of its kind
-/// (`straight_lines`, `diagonal_lines`). In such a child the other king
+/// en-passant square, gives no check, and cannot change the other king's
+/// pins: it neither leaves nor enters a square between that king and the
+/// moving side's sliders on its lines, nor a square the other side's
+/// castling needs empty; a slider's move also neither leaves a square from
+/// which it pins or stands one piece from check, nor enters the king's lines
+/// of its kind (`leaving` and `entering`). In such a child the other king
 /// has the pins it has in the node itself and no check, and the other
 /// side's knights and pinned pieces have the moves they have there, so
 /// those are found once for all of them. So do its unpinned bishops, rooks
@@ -623,21 +623,11 @@ fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) 
 /// pieces' moves from here: for it, a move touching such a square does not
 /// make a quiet child.
 struct QuietChildren {
-    /// Squares a quiet child's move neither leaves nor enters (see above).
-    unsafe_squares: Bitboard,
-    /// The moving side's sliders that pin a piece or are one piece away
-    /// from checking: a quiet child's move does not leave them.
-    pinners: Bitboard,
-    /// Squares a rook or queen checks or pins from: a quiet child's move
-    /// by one does not enter them.
-    straight_lines: Bitboard,
-    /// Squares a bishop or queen checks or pins from: a quiet child's move
-    /// by one does not enter them.
-    diagonal_lines: Bitboard,
-    /// Squares a pawn checks the other king from.
-    pawn_checks: Bitboard,
-    /// Squares a knight checks the other king from.
-    knight_checks: Bitboard,
+    /// The squares a quiet child's move by each kind of piece does not
+    /// leave (indexed by [`PieceKind`]).
+    leaving: [Bitboard; PieceKind::NUM],
+    /// The squares it does not enter.
+    entering: [Bitboard; PieceKind::NUM],
     /// The other side's pins.
     pins: KingLines,
     /// The number of moves of the other side's knights, bishops, rooks and
@@ -722,12 +712,8 @@ impl InPlace {
 impl QuietChildren {
     /// Nothing known: no child is quiet.
     const NONE: Self = QuietChildren {
-        unsafe_squares: Bitboard::FULL,
-        pinners: Bitboard::FULL,
-        straight_lines: Bitboard::FULL,
-        diagonal_lines: Bitboard::FULL,
-        pawn_checks: Bitboard::FULL,
-        knight_checks: Bitboard::FULL,
+        leaving: [Bitboard::FULL; PieceKind::NUM],
+        entering: [Bitboard::FULL; PieceKind::NUM],
         pins: KingLines {
             checkers: Bitboard::EMPTY,
             pinned_straight: Bitboard::EMPTY,
@@ -767,7 +753,7 @@ impl QuietChildren {
         // one piece stands between, the pieces themselves where two do. A
         // slider with one piece between pins it or is ready to check: its
         // own move may end that.
-        let ours = position.by_color[sides::<WHITE>().0 as usize];
+        let ours = occupied - theirs;
         let queens = position.by_kind[PieceKind::Queen as usize];
         let straight = (position.by_kind[PieceKind::Rook as usize] | queens) & ours;
         let diagonal = (position.by_kind[PieceKind::Bishop as usize] | queens) & ours;
@@ -793,24 +779,33 @@ impl QuietChildren {
                 }
             }
         }
+        // A child that may castle by Chess960 rules is not counted in place
+        // (see `count_in_place`): `quiet_leaves` takes the pieces' moves as
+        // they are here.
+        let chess960 = CASTLING == CHESS960_CASTLING;
+        if chess960 {
+            unsafe_squares |= seen;
+        }
         // A slider's move checks where it enters the king's lines of its
         // kind up to the first piece, and pins where it enters them beyond
         // a piece of the other side, up to the second.
         let straight_blockers = K::rook_attacks(their_king, occupied) & theirs;
         let diagonal_blockers = K::bishop_attacks(their_king, occupied) & theirs;
-        let straight_lines = K::rook_attacks(their_king, occupied - straight_blockers);
-        let diagonal_lines = K::bishop_attacks(their_king, occupied - diagonal_blockers);
-        // A child that may castle by Chess960 rules is not counted in place
-        // (see `count_in_place`): `quiet_leaves` takes the pieces' moves as
-        // they are here.
-        let chess960 = CASTLING == CHESS960_CASTLING;
+        let straight_lines = unsafe_squares | K::rook_attacks(their_king, occupied - straight_blockers);
+        let diagonal_lines = unsafe_squares | K::bishop_attacks(their_king, occupied - diagonal_blockers);
         QuietChildren {
-            unsafe_squares: if chess960 { seen | unsafe_squares } else { unsafe_squares },
-            pinners,
-            straight_lines,
-            diagonal_lines,
-            pawn_checks: pawn_attacks(them, their_king),
-            knight_checks: crate::attacks::knight_attacks(their_king),
+            leaving: PieceKind::ALL.map(|kind| match kind {
+                PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen => unsafe_squares | pinners,
+                _ => unsafe_squares,
+            }),
+            entering: PieceKind::ALL.map(|kind| match kind {
+                PieceKind::Pawn => unsafe_squares | pawn_attacks(them, their_king),
+                PieceKind::Knight => unsafe_squares | crate::attacks::knight_attacks(their_king),
+                PieceKind::Bishop => diagonal_lines,
+                PieceKind::Rook => straight_lines,
+                PieceKind::Queen => straight_lines | diagonal_lines,
+                PieceKind::King => unsafe_squares,
+            }),
             pins,
             piece_moves,
             in_place: if chess960 {
@@ -1230,24 +1225,8 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
             );
         }
         let mut quiet_targets = Bitboard::EMPTY;
-        // The squares the move may not leave, and those it may not enter.
-        let quiet = &self.quiet;
-        let (leaving, entering) = match kind {
-            PieceKind::Knight => (quiet.unsafe_squares, quiet.unsafe_squares | quiet.knight_checks),
-            PieceKind::Bishop => {
-                (quiet.unsafe_squares | quiet.pinners, quiet.unsafe_squares | quiet.diagonal_lines)
-            }
-            PieceKind::Rook => {
-                (quiet.unsafe_squares | quiet.pinners, quiet.unsafe_squares | quiet.straight_lines)
-            }
-            PieceKind::Queen => (
-                quiet.unsafe_squares | quiet.pinners,
-                quiet.unsafe_squares | quiet.straight_lines | quiet.diagonal_lines,
-            ),
-            _ => (quiet.unsafe_squares, quiet.unsafe_squares),
-        };
-        if LAST && !leaving.has(from) {
-            quiet_targets = to - theirs - entering;
+        if LAST && !self.quiet.leaving[kind as usize].has(from) {
+            quiet_targets = to - theirs - self.quiet.entering[kind as usize];
             for sq in quiet_targets {
                 self.quiet_child(
                     from,
@@ -1294,13 +1273,13 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
         if LAST && matches!(kind, PawnMoves::Push | PawnMoves::DoublePush) {
             // A push leaves `sq - delta`: shifting the unsafe squares by
             // `delta` marks the targets of pawns leaving them.
-            let unsafe_squares = self.quiet.unsafe_squares;
+            let unsafe_squares = self.quiet.leaving[PieceKind::Pawn as usize];
             let leaving = if delta > 0 {
                 Bitboard(unsafe_squares.0 << delta)
             } else {
                 Bitboard(unsafe_squares.0 >> -delta)
             };
-            let quiet_targets = to - unsafe_squares - self.quiet.pawn_checks - leaving - en_passant;
+            let quiet_targets = to - self.quiet.entering[PieceKind::Pawn as usize] - leaving - en_passant;
             for sq in quiet_targets {
                 let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
                 self.push::<true>(from, sq, false);
