@@ -66,22 +66,65 @@ pub(crate) unsafe fn slider_move_count<K: Isa>(
     }
 }
 
-/// [`slider_attacks`] and [`slider_move_count`] at once, from one fill.
+/// [`slider_attacks`] and [`slider_move_count`] at once, from one fill,
+/// and the squares of those attacks where a piece that arrives or leaves
+/// changes the count: those whose next
+/// square in the attack's direction is on the board and in `target`.
+/// Elsewhere (the last square before the edge, or before a piece not in
+/// `target`) a blocker arriving cuts off nothing that was counted, and one
+/// leaving opens nothing that would be.
 ///
 /// # Safety
 /// As [`slider_attacks`].
 #[inline(always)]
-pub(crate) unsafe fn slider_attacks_and_move_count<K: Isa>(
+pub(crate) unsafe fn slider_attacks_move_count_and_cuts<K: Isa>(
     straight: Bitboard,
     diagonal: Bitboard,
     occupied: Bitboard,
     target: Bitboard,
-) -> (Bitboard, u64) {
+) -> (Bitboard, u64, Bitboard) {
     // SAFETY: passed on to the caller.
     unsafe {
         let (up, down) = by_direction::<K>(straight, diagonal, occupied);
-        (union(up, down), count_on_target::<K>(up, down, target))
+        let targets = _mm256_set1_epi64x(target.0 as i64);
+        // The squares one step back from a target the step lands on.
+        let up_cuts = _mm256_and_si256(up, _mm256_srlv_epi64(_mm256_and_si256(targets, up_edges()), steps()));
+        let down_cuts =
+            _mm256_and_si256(down, _mm256_sllv_epi64(_mm256_and_si256(targets, down_edges()), steps()));
+        (union(up, down), count_on_target::<K>(up, down, target), union(up_cuts, down_cuts))
     }
+}
+
+/// The step of each lane's direction, as [`by_direction`] orders them:
+/// north (8), east (1), north-east (9) and north-west (7) up, south, west,
+/// south-west and south-east down (`_mm256_set_epi64x` takes the lanes
+/// high to low).
+/// # Safety
+/// The CPU must have AVX2.
+#[inline(always)]
+unsafe fn steps() -> __m256i {
+    // SAFETY: the caller promises AVX2.
+    unsafe { _mm256_set_epi64x(7, 9, 1, 8) }
+}
+
+/// The squares a step towards higher squares may land on, per lane: a step
+/// east lands off file a, a step west off file h (the square it reached
+/// wrapped to the other edge).
+/// # Safety
+/// The CPU must have AVX2.
+#[inline(always)]
+unsafe fn up_edges() -> __m256i {
+    // SAFETY: the caller promises AVX2.
+    unsafe { _mm256_set_epi64x(NOT_FILE_H, NOT_FILE_A, NOT_FILE_A, -1) }
+}
+
+/// The squares a step towards lower squares may land on, per lane.
+/// # Safety
+/// The CPU must have AVX2.
+#[inline(always)]
+unsafe fn down_edges() -> __m256i {
+    // SAFETY: the caller promises AVX2.
+    unsafe { _mm256_set_epi64x(NOT_FILE_A, NOT_FILE_H, NOT_FILE_H, -1) }
 }
 
 /// The union of all lanes of `up` and `down`.
@@ -160,23 +203,8 @@ unsafe fn by_direction<K: Isa>(
         let sliders =
             _mm256_set_epi64x(diagonal.0 as i64, diagonal.0 as i64, straight.0 as i64, straight.0 as i64);
         let empty = _mm256_set1_epi64x(!occupied.0 as i64);
-        // Towards higher squares: north (8), east (1), north-east (9),
-        // north-west (7). A step east lands off file a, a step west off
-        // file h (the square it reached wrapped to the other edge).
-        let up = occluded::<K, true>(
-            sliders,
-            empty,
-            _mm256_set_epi64x(7, 9, 1, 8),
-            _mm256_set_epi64x(NOT_FILE_H, NOT_FILE_A, NOT_FILE_A, -1),
-        );
-        // Towards lower squares: south (8), west (1), south-west (9),
-        // south-east (7).
-        let down = occluded::<K, false>(
-            sliders,
-            empty,
-            _mm256_set_epi64x(7, 9, 1, 8),
-            _mm256_set_epi64x(NOT_FILE_A, NOT_FILE_H, NOT_FILE_H, -1),
-        );
+        let up = occluded::<K, true>(sliders, empty, steps(), up_edges());
+        let down = occluded::<K, false>(sliders, empty, steps(), down_edges());
         (up, down)
     }
 }
@@ -317,14 +345,29 @@ mod tests {
                 u64::from(moves)
             );
             assert_eq!(
-                unsafe { slider_attacks_and_move_count::<K>(straight, diagonal, occupied, target) },
-                (expected, u64::from(moves))
+                unsafe { slider_attacks_move_count_and_cuts::<K>(straight, diagonal, occupied, target) }.1,
+                u64::from(moves)
             );
             assert_eq!(
                 unsafe { slider_attacks::<K>(straight, diagonal, occupied) },
                 expected,
                 "straight {straight:?} diagonal {diagonal:?} occupied {occupied:?}"
             );
+            // With the targets of real moves (every empty square, some
+            // pieces, none of the sliders' side), the cuts are exactly the
+            // targets where a piece arriving or leaving changes the count.
+            let target = (target | !occupied) - straight - diagonal;
+            let (seen, count, cuts) =
+                unsafe { slider_attacks_move_count_and_cuts::<K>(straight, diagonal, occupied, target) };
+            assert_eq!(seen, expected);
+            assert_eq!(count, unsafe { slider_move_count::<K>(straight, diagonal, occupied, target) });
+            assert!((cuts - seen).is_empty());
+            for square in target {
+                let toggled = occupied ^ square.bitboard();
+                let changed = unsafe { slider_move_count::<K>(straight, diagonal, toggled, target) }
+                    != unsafe { slider_move_count::<K>(straight, diagonal, occupied, target) };
+                assert_eq!(changed, cuts.has(square), "{square:?}: straight {straight:?} diagonal {diagonal:?} occupied {occupied:?} target {target:?}");
+            }
         }
     }
 }

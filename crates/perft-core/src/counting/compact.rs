@@ -568,19 +568,22 @@ impl Sink for SplitCounter {
     }
 }
 
-/// The squares `sliders` see, blockers included, and the number of their
-/// moves onto `target`, `occupied` holding the blockers: with `K`'s AVX2
-/// fills, one fill for both where there are two or more; otherwise a
-/// lookup per slider.
+/// The squares `sliders` see, blockers included, the number of their moves
+/// onto `target`, `occupied` holding the blockers, and the squares they see
+/// where a piece arriving or leaving changes that number (see
+/// [`crate::attacks::fill::slider_attacks_move_count_and_cuts`]): with
+/// `K`'s AVX2 fills, one fill for all three where there are two or more
+/// sliders; otherwise a lookup per slider, and every square seen counts as
+/// one that changes the number.
 #[inline(always)]
-fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) -> (Bitboard, u64) {
+fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) -> (Bitboard, u64, Bitboard) {
     let Sliders { bishops, rooks, queens } = sliders;
     #[cfg(target_arch = "x86_64")]
     if K::FILL && (bishops | rooks | queens).more_than_one() {
         // SAFETY: `K` runs here, and `FILL` is only set for instruction sets
         // with AVX2 (`AVX512` for those with AVX-512VL and VPOPCNTDQ).
         return unsafe {
-            crate::attacks::fill::slider_attacks_and_move_count::<K>(
+            crate::attacks::fill::slider_attacks_move_count_and_cuts::<K>(
                 rooks | queens,
                 bishops | queens,
                 occupied,
@@ -603,7 +606,7 @@ fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) 
     for from in queens {
         add(K::queen_attacks(from, occupied));
     }
-    (seen, moves)
+    (seen, moves, seen)
 }
 
 /// What a node one ply above the leaves knows of its quiet children: those
@@ -617,8 +620,8 @@ fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) 
 /// has the pins it has in the node itself and no check, and the other
 /// side's knights and pinned pieces have the moves they have there, so
 /// those are found once for all of them. So do its unpinned bishops, rooks
-/// and queens unless the move leaves or enters a square they see (blockers
-/// included): [`InPlace`] counts those again. A child that may castle by
+/// and queens unless the move cuts or opens one of their lines: [`InPlace`]
+/// counts those again. A child that may castle by
 /// Chess960 rules is counted by [`quiet_leaves`], which takes all of those
 /// pieces' moves from here: for it, a move touching such a square does not
 /// make a quiet child.
@@ -641,8 +644,8 @@ struct QuietChildren {
 /// What a node one ply above the leaves knows of the moves of its quiet
 /// children, to count them in place: no move generation, no call. The
 /// moves of the other side's unpinned sliders are the parent's unless the
-/// move touches a square they see (`seen`); then they are counted again, by a
-/// call that keeps that code out of the parent's loops. Where none of
+/// move cuts or opens one of their lines (`cuts`); then they are counted
+/// again, by a call that keeps that code out of the parent's loops. Where none of
 /// the other side's pawns is pinned, a quiet child's pawn moves
 /// follow from its occupancy (no check, no en-passant square), and its
 /// king's moves and castlings from the danger on the king's zone (the
@@ -665,9 +668,10 @@ struct InPlace {
     fixed_moves: u64,
     /// The other side's unpinned bishops, rooks and queens.
     sliders: Sliders,
-    /// The squares they see, blockers included: a move touching one has
-    /// their moves counted again.
-    seen: Bitboard,
+    /// The squares they see where a piece arriving or leaving changes
+    /// their number of moves (see [`slider_sight`]): a move touching one
+    /// has their moves counted again.
+    cuts: Bitboard,
     /// Their moves in the parent.
     slider_moves: u64,
     /// The other side's unpinned pawns, one step forward.
@@ -698,7 +702,7 @@ impl InPlace {
         zone_lines: Bitboard::FULL,
         fixed_moves: 0,
         sliders: Sliders::NONE,
-        seen: Bitboard::FULL,
+        cuts: Bitboard::FULL,
         slider_moves: 0,
         pawn_pushes: Bitboard::EMPTY,
         pawn_attacks_west: Bitboard::EMPTY,
@@ -745,7 +749,7 @@ impl QuietChildren {
         }
         // The squares the unpinned sliders see: a pinned one moves along
         // its pin ray only, on the king's lines.
-        let (seen, slider_moves) = slider_sight::<K>(counter.sliders, occupied, target);
+        let (seen, slider_moves, cuts) = slider_sight::<K>(counter.sliders, occupied, target);
         let piece_moves = slider_moves + counter.others.0;
         // Where the moving side's bishops, rooks and queens stand on the
         // other king's lines, a move that leaves or enters a square between
@@ -811,7 +815,7 @@ impl QuietChildren {
             in_place: if chess960 {
                 InPlace::NONE
             } else {
-                InPlace::of::<K, WHITE>(position, their_king, &pins, counter, seen, slider_moves)
+                InPlace::of::<K, WHITE>(position, their_king, &pins, counter, cuts, slider_moves)
             },
         }
     }
@@ -838,7 +842,7 @@ impl QuietChildren {
         let ours = child.by_color[us as usize];
         // The other side's unpinned sliders: counted again if the move
         // opens or closes one of their lines.
-        let slider_moves = if (moved & in_place.seen).any() {
+        let slider_moves = if (moved & in_place.cuts).any() {
             count_slider_moves::<K>(in_place.sliders, occupied, !child.by_color[them as usize])
         } else {
             in_place.slider_moves
@@ -883,7 +887,7 @@ impl InPlace {
         their_king: Square,
         pins: &KingLines,
         pieces: SplitCounter,
-        seen: Bitboard,
+        cuts: Bitboard,
         slider_moves: u64,
     ) -> Self {
         let (us, them) = sides::<WHITE>();
@@ -931,7 +935,7 @@ impl InPlace {
             zone_lines: zone | crate::attacks::queen_set_attacks::<K>(zone, lifted),
             fixed_moves,
             sliders: pieces.sliders,
-            seen,
+            cuts,
             slider_moves,
             pawn_pushes: pawn_set_pushes(them, their_pawns),
             pawn_attacks_west,
