@@ -652,17 +652,22 @@ struct QuietChildren {
 /// squares it may step to and its castling paths). That danger is the
 /// moving side's pawn, knight and king attacks, handed down, and its
 /// slider attacks there, which are the parent's unless the move touches
-/// `zone_lines`: the lines from the zone up to the first piece on each
-/// (the king lifted off). Chess960 castling tests more than the danger
+/// `zone_lines`, the lines from the zone up to the first piece on each
+/// (the king lifted off), where that side's sliders see it (`zone_cuts`;
+/// a slider's own move, anywhere on those lines). Chess960 castling tests more than the danger
 /// map, so a child that may castle that way is left to [`quiet_leaves`].
 struct InPlace {
     /// The other king's zone.
     zone: Bitboard,
     /// The other king.
     their_king: Bitboard,
-    /// The lines from the zone, zone included: a move touching one of
-    /// them has the moving side's sliders filled again.
+    /// The lines from the zone, zone included: a slider's move touching
+    /// one of them has the moving side's sliders filled again.
     zone_lines: Bitboard,
+    /// The squares of those lines that the moving side's sliders see,
+    /// blockers included: only there can another piece's move change what
+    /// they attack in the zone.
+    zone_cuts: Bitboard,
     /// The moves of the other side's knights, pinned bishops, rooks and
     /// queens, and pinned pawns, the same in every quiet child.
     fixed_moves: u64,
@@ -700,6 +705,7 @@ impl InPlace {
         zone: Bitboard::EMPTY,
         their_king: Bitboard::EMPTY,
         zone_lines: Bitboard::FULL,
+        zone_cuts: Bitboard::FULL,
         fixed_moves: 0,
         sliders: Sliders::NONE,
         cuts: Bitboard::FULL,
@@ -823,13 +829,15 @@ impl QuietChildren {
     /// The number of legal moves of the quiet child after the side to move
     /// in the parent moved a piece from one square of `moved` to the other,
     /// where the moving side's pawns, knights and king attack
-    /// `leaper_attacks`, if it can be counted in place (see [`InPlace`]).
-    /// `CASTLING` and `PROMOTIONS` are the child's, as in [`Known`].
+    /// `leaper_attacks`, if it can be counted in place (see [`InPlace`]);
+    /// `slider` says whether the piece that moved is a bishop, rook or
+    /// queen. `CASTLING` and `PROMOTIONS` are the child's, as in [`Known`].
     #[inline(always)]
     fn count_in_place<K: Isa, const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
         &self,
         child: &Compact,
         moved: Bitboard,
+        slider: bool,
         leaper_attacks: Bitboard,
     ) -> Option<u64> {
         // Chess960 castling tests more than the danger map.
@@ -858,7 +866,8 @@ impl QuietChildren {
             );
         // The king's moves and castlings: the zone's danger is the moving
         // side's slider attacks there, unchanged, and its leaper attacks.
-        let slider_danger = if (moved & in_place.zone_lines).any() {
+        let zone_test = if slider { in_place.zone_lines } else { in_place.zone_cuts };
+        let slider_danger = if (moved & zone_test).any() {
             // The move opens or closes a line to the zone: the moving
             // side's sliders are filled again.
             child.slider_attacks::<K>(us, in_place.zone, occupied - in_place.their_king)
@@ -927,12 +936,15 @@ impl InPlace {
             }
         }
         let lifted = occupied.without(their_king);
-        let slider_danger = position.slider_attacks::<K>(us, zone, lifted) & zone;
+        let zone_lines = zone | crate::attacks::queen_set_attacks::<K>(zone, lifted);
+        // Right on the lines, the zone included.
+        let sight = position.slider_attacks::<K>(us, zone_lines, lifted);
         let (pawn_attacks_west, pawn_attacks_east) = pawn_set_attacks_by_side(them, their_pawns);
         InPlace {
             zone,
             their_king: their_king.bitboard(),
-            zone_lines: zone | crate::attacks::queen_set_attacks::<K>(zone, lifted),
+            zone_lines,
+            zone_cuts: sight & zone_lines,
             fixed_moves,
             sliders: pieces.sliders,
             cuts,
@@ -941,7 +953,7 @@ impl InPlace {
             pawn_attacks_west,
             pawn_attacks_east,
             king_targets,
-            slider_danger,
+            slider_danger: sight & zone,
             castling_paths,
         }
     }
@@ -1132,32 +1144,41 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
     /// Counts the moves of `child`, a quiet child (see [`QuietChildren`];
     /// `LAST` only) after a move from `from` to `to`, where the moving
     /// side's pawns, knights and king attack `leaper_attacks`: in place
-    /// where it can be.
+    /// where it can be. `slider`: the piece that moved is a bishop, rook or
+    /// queen.
     #[inline(always)]
-    fn quiet_child(&mut self, from: Square, to: Square, child: &Compact, leaper_attacks: Bitboard) {
+    fn quiet_child(
+        &mut self,
+        from: Square,
+        to: Square,
+        slider: bool,
+        child: &Compact,
+        leaper_attacks: Bitboard,
+    ) {
         debug_assert!(LAST);
         let quiet = &self.quiet;
         let moved = from.bitboard() | to.bitboard();
         // The other side moves next.
-        self.nodes +=
-            match quiet.count_in_place::<K, WHITE, CASTLING, PROMOTIONS>(child, moved, leaper_attacks) {
-                Some(moves) => {
-                    debug_assert_eq!(
-                        moves,
-                        if WHITE {
-                            leaves::<K, false, CASTLING, false, false, PROMOTIONS>(
-                                child,
-                                Some(leaper_attacks),
-                            )
-                        } else {
-                            leaves::<K, true, CASTLING, false, false, PROMOTIONS>(child, Some(leaper_attacks))
-                        }
-                    );
-                    moves
-                }
-                None if WHITE => quiet_leaves::<K, false, CASTLING, PROMOTIONS>(child, leaper_attacks, quiet),
-                None => quiet_leaves::<K, true, CASTLING, PROMOTIONS>(child, leaper_attacks, quiet),
-            };
+        self.nodes += match quiet.count_in_place::<K, WHITE, CASTLING, PROMOTIONS>(
+            child,
+            moved,
+            slider,
+            leaper_attacks,
+        ) {
+            Some(moves) => {
+                debug_assert_eq!(
+                    moves,
+                    if WHITE {
+                        leaves::<K, false, CASTLING, false, false, PROMOTIONS>(child, Some(leaper_attacks))
+                    } else {
+                        leaves::<K, true, CASTLING, false, false, PROMOTIONS>(child, Some(leaper_attacks))
+                    }
+                );
+                moves
+            }
+            None if WHITE => quiet_leaves::<K, false, CASTLING, PROMOTIONS>(child, leaper_attacks, quiet),
+            None => quiet_leaves::<K, true, CASTLING, PROMOTIONS>(child, leaper_attacks, quiet),
+        };
     }
 
     /// The moving side's pawn, knight and king attacks in the parent,
@@ -1192,7 +1213,7 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
         if en_passant {
             self.child::<true, true>(&child, leaper_attacks);
         } else if QUIET {
-            self.quiet_child(from, to, &child, leaper_attacks);
+            self.quiet_child(from, to, false, &child, leaper_attacks);
         } else {
             self.child::<false, true>(&child, leaper_attacks);
         }
@@ -1235,6 +1256,7 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
                 self.quiet_child(
                     from,
                     sq,
+                    matches!(kind, PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen),
                     &self.parent.quietly_moved::<WHITE>(kind, from, sq),
                     leaper_attacks(sq),
                 );
