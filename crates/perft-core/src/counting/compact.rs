@@ -613,9 +613,9 @@ fn slider_sight<K: Isa>(sliders: Sliders, occupied: Bitboard, target: Bitboard) 
 /// after a move that captures nothing, does not promote, castle or leave an
 /// en-passant square, gives no check, and cannot change the other king's
 /// pins: it neither leaves nor enters a square between that king and the
-/// moving side's sliders on its lines, nor a square the other side's
-/// castling needs empty; a slider's move also neither leaves a square from
-/// which it pins or stands one piece from check, nor enters the king's lines
+/// moving side's sliders on its lines where that may change a check or pin,
+/// nor a square the other side's castling needs empty; a slider's move also
+/// neither leaves a square from which it pins, nor enters the king's lines
 /// of its kind (`leaving` and `entering`). In such a child the other king
 /// has the pins it has in the node itself and no check, and the other
 /// side's knights and pinned pieces have the moves they have there, so
@@ -759,10 +759,11 @@ impl QuietChildren {
         let piece_moves = slider_moves + counter.others.0;
         // Where the moving side's bishops, rooks and queens stand on the
         // other king's lines, a move that leaves or enters a square between
-        // can open or close a check or pin: any such square where at most
-        // one piece stands between, the pieces themselves where two do. A
-        // slider with one piece between pins it or is ready to check: its
-        // own move may end that.
+        // can open or close a check or pin: where a piece of the other side
+        // alone stands between (a pin), any square between, and the
+        // pinner's own for its move; where one of ours alone does, its
+        // square (a discovered check); where one of each does, ours (its
+        // leaving pins the other).
         let ours = occupied - theirs;
         let queens = position.by_kind[PieceKind::Queen as usize];
         let straight = (position.by_kind[PieceKind::Rook as usize] | queens) & ours;
@@ -774,9 +775,20 @@ impl QuietChildren {
         for slider in aligned {
             let between = crate::attacks::between(their_king, slider);
             let blockers = between & occupied;
-            if blockers.more_than_one() {
-                unsafe_squares |= blockers;
+            if (blockers & theirs).is_empty() {
+                // Ours alone stand between: a discovered check if the only
+                // one leaves; nothing if another stays.
+                if !blockers.more_than_one() {
+                    unsafe_squares |= blockers;
+                }
+            } else if blockers.more_than_one() {
+                // One of ours leaving two may pin the other.
+                if !(blockers & ours).is_empty() && blockers.count() == 2 {
+                    unsafe_squares |= blockers & ours;
+                }
             } else {
+                // A pin: ended by a piece entering between, or the pinner
+                // leaving.
                 unsafe_squares |= between;
                 pinners |= slider.bitboard();
             }
