@@ -179,9 +179,7 @@ pub fn useful_table_bytes(board: &Board, depth: u32) -> u64 {
     if depth < 3 || estimate_nodes(board, depth).nodes < PAYS_FROM_NODES {
         return 0;
     }
-    let nodes = estimate_nodes(board, depth - 2).nodes / 2.0;
-    let bytes = nodes.min(u64::MAX as f64 / 2.0) as u64;
-    bytes.max(MB)
+    table_bytes_for(estimate_nodes(board, depth - 2).nodes)
 }
 
 /// Below this many nodes a count is over before a table pays for itself.
@@ -189,12 +187,18 @@ const PAYS_FROM_NODES: f64 = 1e8;
 
 /// Bytes of table counts of `nodes` nodes in all can use, where their
 /// positions are not known (a suite): as [`useful_table_bytes`] with about
-/// 20 moves a ply, a byte per 800 nodes; 0 under 10⁸ nodes.
+/// 20 moves a ply (perft(`depth` - 2) about a 400th of the nodes); 0 under
+/// 10⁸ nodes.
 pub fn useful_bytes_for_nodes(nodes: f64) -> u64 {
     if nodes < PAYS_FROM_NODES {
         return 0;
     }
-    ((nodes / 800.0).min(u64::MAX as f64 / 2.0) as u64).max(MB)
+    table_bytes_for(nodes / 400.0)
+}
+
+/// A byte per two nodes two plies above the leaves, at least 1 MiB.
+fn table_bytes_for(nodes_two_plies_up: f64) -> u64 {
+    ((nodes_two_plies_up / 2.0).min(u64::MAX as f64 / 2.0) as u64).max(MB)
 }
 
 /// Resolves `--hash size` for a count that can use `useful()` bytes of table

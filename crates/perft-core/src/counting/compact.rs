@@ -645,8 +645,8 @@ struct QuietChildren {
 /// children, to count them in place: no move generation, no call. The
 /// moves of the other side's unpinned sliders are the parent's unless the
 /// move cuts or opens one of their lines (`cuts`); then they are counted
-/// again, by a call that keeps that code out of the parent's loops. Where none of
-/// the other side's pawns is pinned, a quiet child's pawn moves
+/// again, by a call that keeps that code out of the parent's loops. Where
+/// none of the other side's pawns is pinned, a quiet child's pawn moves
 /// follow from its occupancy (no check, no en-passant square), and its
 /// king's moves and castlings from the danger on the king's zone (the
 /// squares it may step to and its castling paths). That danger is the
@@ -654,8 +654,9 @@ struct QuietChildren {
 /// slider attacks there, which are the parent's unless the move touches
 /// `zone_lines`, the lines from the zone up to the first piece on each
 /// (the king lifted off), where that side's sliders see it (`zone_cuts`;
-/// a slider's own move, anywhere on those lines). Chess960 castling tests more than the danger
-/// map, so a child that may castle that way is left to [`quiet_leaves`].
+/// a slider's own move, anywhere on those lines). Chess960 castling tests
+/// more than the danger map, so a child that may castle that way is left
+/// to [`quiet_leaves`].
 struct InPlace {
     /// The other king's zone.
     zone: Bitboard,
@@ -775,22 +776,16 @@ impl QuietChildren {
         for slider in aligned {
             let between = crate::attacks::between(their_king, slider);
             let blockers = between & occupied;
-            if (blockers & theirs).is_empty() {
-                // Ours alone stand between: a discovered check if the only
-                // one leaves; nothing if another stays.
-                if !blockers.more_than_one() {
-                    unsafe_squares |= blockers;
-                }
-            } else if blockers.more_than_one() {
-                // One of ours leaving two may pin the other.
-                if !(blockers & ours).is_empty() && blockers.count() == 2 {
-                    unsafe_squares |= blockers & ours;
-                }
-            } else {
+            let our_blockers = blockers & ours;
+            if our_blockers.is_empty() && !blockers.more_than_one() {
                 // A pin: ended by a piece entering between, or the pinner
                 // leaving.
                 unsafe_squares |= between;
                 pinners |= slider.bitboard();
+            } else if blockers.count() <= 2 && !our_blockers.more_than_one() {
+                // A lone piece of ours, alone (a discovered check if it
+                // leaves) or beside one of theirs (a pin if it leaves).
+                unsafe_squares |= our_blockers;
             }
         }
         // The squares that must be empty for the other side to castle.
@@ -842,14 +837,14 @@ impl QuietChildren {
     /// in the parent moved a piece from one square of `moved` to the other,
     /// where the moving side's pawns, knights and king attack
     /// `leaper_attacks`, if it can be counted in place (see [`InPlace`]);
-    /// `slider` says whether the piece that moved is a bishop, rook or
-    /// queen. `CASTLING` and `PROMOTIONS` are the child's, as in [`Known`].
+    /// `kind` is the piece that moved. `CASTLING` and `PROMOTIONS` are the
+    /// child's, as in [`Known`].
     #[inline(always)]
     fn count_in_place<K: Isa, const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
         &self,
         child: &Compact,
         moved: Bitboard,
-        slider: bool,
+        kind: PieceKind,
         leaper_attacks: Bitboard,
     ) -> Option<u64> {
         // Chess960 castling tests more than the danger map.
@@ -878,7 +873,11 @@ impl QuietChildren {
             );
         // The king's moves and castlings: the zone's danger is the moving
         // side's slider attacks there, unchanged, and its leaper attacks.
-        let zone_test = if slider { in_place.zone_lines } else { in_place.zone_cuts };
+        // A slider's own attacks move with it.
+        let zone_test = match kind {
+            PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen => in_place.zone_lines,
+            _ => in_place.zone_cuts,
+        };
         let slider_danger = if (moved & zone_test).any() {
             // The move opens or closes a line to the zone: the moving
             // side's sliders are filled again.
@@ -1156,14 +1155,13 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
     /// Counts the moves of `child`, a quiet child (see [`QuietChildren`];
     /// `LAST` only) after a move from `from` to `to`, where the moving
     /// side's pawns, knights and king attack `leaper_attacks`: in place
-    /// where it can be. `slider`: the piece that moved is a bishop, rook or
-    /// queen.
+    /// where it can be. `kind` is the piece that moved.
     #[inline(always)]
     fn quiet_child(
         &mut self,
+        kind: PieceKind,
         from: Square,
         to: Square,
-        slider: bool,
         child: &Compact,
         leaper_attacks: Bitboard,
     ) {
@@ -1174,7 +1172,7 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
         self.nodes += match quiet.count_in_place::<K, WHITE, CASTLING, PROMOTIONS>(
             child,
             moved,
-            slider,
+            kind,
             leaper_attacks,
         ) {
             Some(moves) => {
@@ -1225,7 +1223,7 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
         if en_passant {
             self.child::<true, true>(&child, leaper_attacks);
         } else if QUIET {
-            self.quiet_child(from, to, false, &child, leaper_attacks);
+            self.quiet_child(PieceKind::Pawn, from, to, &child, leaper_attacks);
         } else {
             self.child::<false, true>(&child, leaper_attacks);
         }
@@ -1266,9 +1264,9 @@ impl<K: Isa, const WHITE: bool, const LAST: bool, const CASTLING: u8, const PROM
             quiet_targets = to - theirs - self.quiet.entering[kind as usize];
             for sq in quiet_targets {
                 self.quiet_child(
+                    kind,
                     from,
                     sq,
-                    matches!(kind, PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen),
                     &self.parent.quietly_moved::<WHITE>(kind, from, sq),
                     leaper_attacks(sq),
                 );
