@@ -170,10 +170,10 @@ fn headroom(bytes: u64) -> u64 {
 /// Bytes of table a count of `board` to `depth` can use: a byte per two
 /// nodes of perft(`depth` - 2) (the table holds subtrees of two plies and
 /// more, and transpositions make the positions far fewer than the nodes:
-/// perft(9) of the start position stores about 10⁸ counts, a 16-byte entry
-/// each, and a table of 1.3 · 10⁹ bytes ends 90% full; twice that size
-/// hits 61% of probes instead of 58%, counts no faster, and costs more to
-/// set up), at least 1 MiB; 0 where the count is too small for a table to
+/// perft(9) of the start position stores about 10⁸ counts, nine in ten in
+/// 8-byte entries, and a table of 1.3 · 10⁹ bytes ends 69% full, hitting
+/// 61.3% of probes, near the 62% that its distinct positions allow; half
+/// that size hits 58%), at least 1 MiB; 0 where the count is too small for a table to
 /// pay (perft(`depth`) estimated under 10⁸ nodes).
 pub fn useful_table_bytes(board: &Board, depth: u32) -> u64 {
     if depth < 3 || estimate_nodes(board, depth).nodes < PAYS_FROM_NODES {

@@ -82,7 +82,8 @@ fn tiny_tables_force_replacement_and_stay_exact() {
                     );
                 }
                 let (probes, hits) = table.probes_and_hits();
-                // One bucket (four entries) may never hit; larger ones must.
+                // The smallest table (one wide bucket, one narrow) may
+                // never hit; larger ones must.
                 assert!(probes > 0 && (hits > 0 || buckets == 1), "{fen}: {hits} hits of {probes}");
             }
         }

@@ -1,28 +1,44 @@
 //! A transposition table of perft subtree counts, shared by all threads
 //! without locks.
 //!
-//! Each entry is two 64-bit words written and read with relaxed atomics:
-//! `data = count << 8 | depth` and `check = key ^ data`. A reader accepts an
-//! entry only if `check ^ data` equals the full 64-bit key it looks for and
-//! the depth matches, so an entry torn by a concurrent write (one word old,
-//! one new) fails the check and is never trusted (Hyatt's lockless scheme).
+//! The table has two parts, each of 64-byte buckets that fill one cache
+//! line. A quarter of the bytes holds **wide entries**, for subtrees of
+//! three plies and more: two 64-bit words written and read with relaxed
+//! atomics, `data = count << 8 | depth` and `check = key ^ data`. A reader
+//! accepts one only if `check ^ data` equals the full 64-bit key it looks
+//! for and the depth matches, so an entry torn by a concurrent write (one
+//! word old, one new) fails the check and is never trusted (Hyatt's lockless
+//! scheme). Four make a bucket, and a store takes an empty one, else
+//! replaces the shallowest, so deep (expensive) subtrees survive.
 //!
-//! Buckets of four entries fill one 64-byte cache line; a table has any
-//! number of buckets (it fills the memory it is given, not the power of two
-//! below it); the bucket is chosen by the high bits of the product of the
-//! bucket count and the key mixed with the depth, so the counts of one
-//! position at different depths land in different buckets (consecutive
-//! depths of one position, as a suite line `;D15 ;D16` asks, would
-//! otherwise fight over four slots). A store takes an empty entry, else
-//! replaces the shallowest one, so deep (expensive) subtrees survive.
+//! The rest holds **narrow entries**, for subtrees of one and two plies,
+//! nine in ten of the counts a deep perft stores: one 64-bit word, `key's
+//! low 46 bits << 18 | depth << 16 | count` (a two-ply count is at most
+//! 218², under 2¹⁶), written and read in one atomic access, so never torn.
+//! Eight make a bucket, twice the counts per byte, and a store takes an
+//! empty one, else replaces the smallest count (the cheapest to count
+//! again).
 //!
-//! **Odds of a wrong count.** A false hit needs another position with the
-//! same 64-bit key and the same depth in the probed bucket: with keys that
-//! behave as random, at most 4 · 2⁻⁶⁴ ≈ 2.2 · 10⁻¹⁹ per probe. A perft(10)
-//! probes about 10¹⁰ times, so the chance that any count in it is wrong is
-//! about 2 · 10⁻⁹. `--verify-hash` repeats a run with an independent key set
-//! (see [`crate::board::zobrist::SECONDARY`]): a collision would have to
-//! happen identically under both to go unnoticed.
+//! Either part has any number of buckets (it fills the memory it is given,
+//! not the power of two below it); the bucket is the high half of the
+//! product of the bucket count and the key mixed with the depth, so the
+//! counts of one position at different depths land in different buckets
+//! (consecutive depths of one position, as a suite line `;D15 ;D16` asks,
+//! would otherwise fight over the same slots).
+//!
+//! **Odds of a wrong count.** A wide entry checks all 64 bits of the key.
+//! A narrow one checks the low 46, and its bucket says the rest: the keys
+//! mixed into one of `n` buckets lie within 2⁶⁴/`n` of each other, so with
+//! 2¹⁸ narrow buckets or more (a table of 22 MB or more) two keys that
+//! differ only above bit 46 never share one, and below that the bucket
+//! still tells about log₂ `n` bits. A false hit therefore needs another
+//! position with the same 64-bit key and the same depth in the probed
+//! bucket: with keys that behave as random, at most 8 · 2⁻⁶⁴ ≈ 4.3 · 10⁻¹⁹
+//! per probe (8 · 2^-(46 + log₂ `n`) in tables under 22 MB, which count
+//! little). A perft(10) probes about 10¹⁰ times, so the chance that any
+//! count in it is wrong is about 4 · 10⁻⁹. `--verify-hash` repeats a run
+//! with an independent key set (see [`crate::board::zobrist::SECONDARY`]): a
+//! collision would have to happen identically under both to go unnoticed.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -36,6 +52,13 @@ use crate::board::Board;
 /// counts have them).
 const MAX_COUNT: u128 = 1 << 56;
 const ENTRIES_PER_BUCKET: usize = 4;
+const NARROW_PER_BUCKET: usize = 8;
+/// Subtrees of at most this many plies go to narrow entries.
+const NARROW_MAX_DEPTH: u32 = 2;
+/// Bits of a narrow entry below the key check: the depth and the count.
+const NARROW_CHECK_SHIFT: u32 = 18;
+/// The largest count a narrow entry holds.
+const NARROW_MAX_COUNT: u64 = (1 << 16) - 1;
 
 #[derive(Default)]
 struct Entry {
@@ -47,6 +70,42 @@ struct Entry {
 #[repr(C, align(64))]
 struct Bucket {
     entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+/// Eight narrow entries (see the module's documentation); 0 is empty.
+#[derive(Default)]
+#[repr(C, align(64))]
+struct NarrowBucket {
+    entries: [AtomicU64; NARROW_PER_BUCKET],
+}
+
+/// The narrow entry of a count of `depth` (1 or 2) plies below `key`.
+#[inline]
+fn narrow_entry(key: u64, depth: u32, count: u64) -> u64 {
+    debug_assert!((1..=NARROW_MAX_DEPTH).contains(&depth) && count <= NARROW_MAX_COUNT);
+    key << NARROW_CHECK_SHIFT | u64::from(depth) << 16 | count
+}
+
+/// Allocates `count` (at least one) zeroed buckets of type `B`, zeroing
+/// them in parallel on the current rayon pool: each worker faults in its
+/// share of the pages before counting starts.
+fn zeroed_buckets<B: Send>(count: usize) -> Result<Vec<B>, ()> {
+    let bucket_bytes = std::mem::size_of::<B>();
+    let mut table: Vec<B> = Vec::new();
+    table.try_reserve_exact(count).map_err(|_| ())?;
+    advise_huge_pages(table.as_ptr().cast(), count * bucket_bytes);
+    let chunk = (SETUP_CHUNK_BYTES / bucket_bytes).max(1);
+    let spare = &mut table.spare_capacity_mut()[..count];
+    spare.par_chunks_mut(chunk).for_each(|part| {
+        // SAFETY: `part` is memory the vector owns and nothing else sees
+        // yet; the callers' buckets are atomics, valid when all zero.
+        // Zeroing in parallel buys the set-up time: one thread faulting in
+        // every page of a large table took 18 s for 8 GB (issue 33).
+        unsafe { std::ptr::write_bytes(part.as_mut_ptr(), 0, part.len()) };
+    });
+    // SAFETY: the first `count` buckets were all written just above.
+    unsafe { table.set_len(count) };
+    Ok(table)
 }
 
 /// Which Zobrist keys index the table.
@@ -123,6 +182,7 @@ fn advise_huge_pages(_start: *const u8, _len: usize) {}
 /// The shared table.
 pub struct PerftTable {
     buckets: Vec<Bucket>,
+    narrow: Vec<NarrowBucket>,
     keys: KeySet,
     probes: AtomicU64,
     hits: AtomicU64,
@@ -134,10 +194,11 @@ pub struct PerftTable {
 const SETUP_CHUNK_BYTES: usize = 16 << 20;
 
 impl PerftTable {
-    /// A table of at most `megabytes` MiB (whole 64-byte buckets of four
-    /// entries), indexed by `keys`. The memory is zeroed in parallel on the
-    /// current rayon pool, so that the pages are in place before counting
-    /// starts, each worker faulting in its share ([`Self::setup_seconds`]).
+    /// A table of at most `megabytes` MiB (whole 64-byte buckets, a quarter
+    /// of them wide, the rest narrow), indexed by `keys`. The memory is
+    /// zeroed in parallel on the current rayon pool, so that the pages are
+    /// in place before counting starts, each worker faulting in its share
+    /// ([`Self::setup_seconds`]).
     ///
     /// # Errors
     /// [`TableError`] if the size is zero or the memory cannot be had.
@@ -151,34 +212,25 @@ impl PerftTable {
         Self::with_buckets(count, keys).map_err(|_| TableError::OutOfMemory(megabytes))
     }
 
-    /// A table of `buckets` buckets of four entries (at least one): tiny
-    /// tables make replacement happen all the time, which is what tests
-    /// want. Any number of buckets works: a key picks its bucket by the
-    /// high bits of a multiplication, not by a mask.
+    /// A table of `buckets` 64-byte buckets (at least two): a quarter of
+    /// them (at least one) of four wide entries, the rest of eight narrow
+    /// ones. Tiny tables make replacement happen all the time, which is
+    /// what tests want. Any number of buckets works: a key picks its bucket
+    /// by the high bits of a multiplication, not by a mask.
     ///
     /// # Errors
     /// [`TableError::OutOfMemory`] if the memory cannot be had.
     pub fn with_buckets(buckets: usize, keys: KeySet) -> Result<Self, TableError> {
         let started = std::time::Instant::now();
-        let count = buckets.max(1);
-        let bucket_bytes = std::mem::size_of::<Bucket>();
-        let megabytes = (count.saturating_mul(bucket_bytes)).div_ceil(1 << 20) as u64;
-        let mut table: Vec<Bucket> = Vec::new();
-        table.try_reserve_exact(count).map_err(|_| TableError::OutOfMemory(megabytes))?;
-        advise_huge_pages(table.as_ptr().cast(), count * bucket_bytes);
-        let chunk = (SETUP_CHUNK_BYTES / bucket_bytes).max(1);
-        let spare = &mut table.spare_capacity_mut()[..count];
-        spare.par_chunks_mut(chunk).for_each(|part| {
-            // SAFETY: `part` is memory the vector owns and nothing else
-            // sees yet; all-zero bytes are a valid `Bucket` (atomics of 0).
-            // Zeroing in parallel buys the set-up time: one thread faulting
-            // in every page of a large table took 18 s for 8 GB (issue 33).
-            unsafe { std::ptr::write_bytes(part.as_mut_ptr(), 0, part.len()) };
-        });
-        // SAFETY: the first `count` buckets were all written just above.
-        unsafe { table.set_len(count) };
+        let count = buckets.max(2);
+        let wide = (count / 4).max(1);
+        let megabytes = (count.saturating_mul(std::mem::size_of::<Bucket>())).div_ceil(1 << 20) as u64;
+        let out_of_memory = |()| TableError::OutOfMemory(megabytes);
+        let buckets = zeroed_buckets::<Bucket>(wide).map_err(out_of_memory)?;
+        let narrow = zeroed_buckets::<NarrowBucket>(count - wide).map_err(out_of_memory)?;
         Ok(PerftTable {
-            buckets: table,
+            buckets,
+            narrow,
             keys,
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
@@ -198,31 +250,29 @@ impl PerftTable {
 
     /// Size in bytes.
     pub fn bytes(&self) -> u64 {
-        (self.buckets.len() * std::mem::size_of::<Bucket>()) as u64
+        (self.buckets() * std::mem::size_of::<Bucket>()) as u64
     }
 
-    /// Number of buckets (of four entries each).
+    /// Number of 64-byte buckets, wide and narrow.
     pub fn buckets(&self) -> usize {
-        self.buckets.len()
+        self.buckets.len() + self.narrow.len()
     }
 
-    /// Number of entries.
+    /// Number of entries, wide and narrow.
     pub fn entries(&self) -> u64 {
-        (self.buckets.len() * ENTRIES_PER_BUCKET) as u64
+        (self.buckets.len() * ENTRIES_PER_BUCKET + self.narrow.len() * NARROW_PER_BUCKET) as u64
     }
 
-    /// The bucket of `key` at `depth`: an odd multiple of the depth moves
-    /// each depth of a position to its own bucket, and the high half of the
-    /// mixed key times the bucket count picks it (any count, no mask).
+    /// The wide bucket of `key` at `depth`.
     #[inline]
     fn bucket(&self, key: u64, depth: u32) -> &Bucket {
-        &self.buckets[self.bucket_index(key, depth)]
+        &self.buckets[bucket_index(key, depth, self.buckets.len())]
     }
 
+    /// The narrow bucket of `key` at `depth`.
     #[inline]
-    fn bucket_index(&self, key: u64, depth: u32) -> usize {
-        let mixed = key ^ u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        ((u128::from(mixed) * self.buckets.len() as u128) >> 64) as usize
+    fn narrow_bucket(&self, key: u64, depth: u32) -> &NarrowBucket {
+        &self.narrow[bucket_index(key, depth, self.narrow.len())]
     }
 
     /// Starts loading the bucket of `key` at `depth` into the cache, so a
@@ -231,7 +281,11 @@ impl PerftTable {
     pub fn prefetch(&self, key: u64, depth: u32) {
         #[cfg(target_arch = "x86_64")]
         {
-            let bucket: *const Bucket = self.bucket(key, depth);
+            let bucket: *const u8 = if depth <= NARROW_MAX_DEPTH {
+                (self.narrow_bucket(key, depth) as *const NarrowBucket).cast()
+            } else {
+                (self.bucket(key, depth) as *const Bucket).cast()
+            };
             // SAFETY: a prefetch is a hint: it never faults and changes no
             // memory, and `bucket` points into our own table anyway. Issuing
             // it for all children before probing any lets their cache misses
@@ -247,6 +301,17 @@ impl PerftTable {
     /// `key`, if present and intact.
     #[inline]
     pub fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+        if depth <= NARROW_MAX_DEPTH {
+            // The count bits are zero in `wanted`; a match says the rest.
+            let wanted = narrow_entry(key, depth, 0);
+            for entry in &self.narrow_bucket(key, depth).entries {
+                let word = entry.load(Ordering::Relaxed);
+                if word & !NARROW_MAX_COUNT == wanted {
+                    return Some(word & NARROW_MAX_COUNT);
+                }
+            }
+            return None;
+        }
         for entry in &self.bucket(key, depth).entries {
             let data = entry.data.load(Ordering::Relaxed);
             let check = entry.check.load(Ordering::Relaxed);
@@ -262,6 +327,15 @@ impl PerftTable {
     #[inline]
     pub fn store(&self, key: u64, depth: u32, count: u128) {
         if count >= MAX_COUNT || depth == 0 || depth > 255 {
+            return;
+        }
+        if depth <= NARROW_MAX_DEPTH {
+            // A count of one or two plies always fits (at most 218²).
+            if let Ok(count) = u64::try_from(count) {
+                if count <= NARROW_MAX_COUNT {
+                    self.store_narrow(key, depth, count);
+                }
+            }
             return;
         }
         let data = (count as u64) << 8 | u64::from(depth);
@@ -286,6 +360,31 @@ impl PerftTable {
         victim.check.store(key ^ data, Ordering::Relaxed);
     }
 
+    /// [`Self::store`] of a count that fits a narrow entry: into an empty
+    /// entry, else over the smallest count (the cheapest to count again).
+    #[inline]
+    fn store_narrow(&self, key: u64, depth: u32, count: u64) {
+        let wanted = narrow_entry(key, depth, 0);
+        let bucket = self.narrow_bucket(key, depth);
+        let mut victim = &bucket.entries[0];
+        let mut victim_count = u64::MAX;
+        for entry in &bucket.entries {
+            let word = entry.load(Ordering::Relaxed);
+            if word == 0 {
+                victim = entry;
+                break;
+            }
+            if word & !NARROW_MAX_COUNT == wanted {
+                return;
+            }
+            if word & NARROW_MAX_COUNT < victim_count {
+                victim_count = word & NARROW_MAX_COUNT;
+                victim = entry;
+            }
+        }
+        victim.store(narrow_entry(key, depth, count), Ordering::Relaxed);
+    }
+
     /// Adds a task's probe and hit counts (once per task, not per probe,
     /// so the counters do not bounce between cores).
     pub fn record(&self, probes: u64, hits: u64) {
@@ -298,41 +397,64 @@ impl PerftTable {
         (self.probes.load(Ordering::Relaxed), self.hits.load(Ordering::Relaxed))
     }
 
-    /// Fraction of entries in use, estimated from the first buckets.
+    /// Fraction of entries in use, estimated from the first buckets of
+    /// each part, weighted by the entries each part has.
     pub fn fill(&self) -> f64 {
         let sample = &self.buckets[..self.buckets.len().min(4096)];
         let used =
             sample.iter().flat_map(|b| &b.entries).filter(|e| e.data.load(Ordering::Relaxed) != 0).count();
-        used as f64 / (sample.len() * ENTRIES_PER_BUCKET) as f64
+        let wide = used as f64 / (sample.len() * ENTRIES_PER_BUCKET) as f64;
+        let sample = &self.narrow[..self.narrow.len().min(4096)];
+        let used = sample.iter().flat_map(|b| &b.entries).filter(|e| e.load(Ordering::Relaxed) != 0).count();
+        let narrow = used as f64 / (sample.len() * NARROW_PER_BUCKET) as f64;
+        let wide_entries = (self.buckets.len() * ENTRIES_PER_BUCKET) as f64;
+        (wide * wide_entries + narrow * (self.entries() as f64 - wide_entries)) / self.entries() as f64
     }
+}
+
+/// The bucket of `key` at `depth` among `buckets`: an odd multiple of the
+/// depth moves each depth of a position to its own bucket, and the high
+/// half of the mixed key times the bucket count picks it (any count, no
+/// mask).
+#[inline]
+fn bucket_index(key: u64, depth: u32, buckets: usize) -> usize {
+    let mixed = key ^ u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    ((u128::from(mixed) * buckets as u128) >> 64) as usize
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Keys spread over all 64 bits (the high ones pick the bucket) that
+    /// land in the bucket `home` of a part of `buckets` buckets at `depth`.
+    fn keys_in_bucket(home: usize, depth: u32, buckets: usize) -> impl Iterator<Item = u64> {
+        (1u64..)
+            .map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d))
+            .filter(move |&k| bucket_index(k, depth, buckets) == home)
+    }
+
     #[test]
     fn store_probe_replace() {
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
         assert_eq!(table.bytes(), 1 << 20);
+        assert_eq!(table.buckets(), 1 << 14);
+        assert_eq!(table.entries(), (1 << 12) * 4 + 3 * (1 << 12) * 8);
         assert_eq!(table.probe(42, 3), None);
         table.store(42, 3, 1234);
         assert_eq!(table.probe(42, 3), Some(1234));
         assert_eq!(table.probe(42, 4), None, "depth is part of the match");
         assert_eq!(table.probe(42 ^ 1 << 40, 3), None, "the whole key is checked");
-        // Five entries in one bucket: the shallowest is replaced. Keys are
-        // found that land in the bucket of (7, 5).
-        let home = table.bucket_index(7, 5);
-        // Keys spread over all 64 bits (the high ones pick the bucket).
-        let mut candidates = (1u64..).map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d));
-        let key_in_bucket = |depth: u32| candidates.find(|&k| table.bucket_index(k, depth) == home).unwrap();
-        let [d2, d7, d6, d4] = [2u32, 7, 6, 4].map(key_in_bucket);
+        // Five wide entries in one bucket: the shallowest is replaced.
+        let wide = table.buckets.len();
+        let home = bucket_index(7, 5, wide);
+        let [d3, d7, d6, d4] = [3u32, 7, 6, 4].map(|depth| keys_in_bucket(home, depth, wide).next().unwrap());
         table.store(7, 5, 100);
-        for (i, (key, depth)) in [(d2, 2), (d7, 7), (d6, 6)].into_iter().enumerate() {
+        for (i, (key, depth)) in [(d3, 3), (d7, 7), (d6, 6)].into_iter().enumerate() {
             table.store(key, depth, 101 + i as u128);
         }
         table.store(d4, 4, 999);
-        assert_eq!(table.probe(d2, 2), None, "depth 2 was the shallowest");
+        assert_eq!(table.probe(d3, 3), None, "depth 3 was the shallowest");
         assert_eq!(table.probe(d4, 4), Some(999));
         assert_eq!(table.probe(7, 5), Some(100));
         assert_eq!(table.probe(d7, 7), Some(102));
@@ -345,6 +467,57 @@ mod tests {
         table.store(99, 3, MAX_COUNT - 1);
         assert_eq!(table.probe(99, 3), Some((MAX_COUNT - 1) as u64));
         assert!(PerftTable::new(0, KeySet::Primary).is_err());
+    }
+
+    #[test]
+    fn narrow_entries_store_probe_replace() {
+        let table = PerftTable::new(1, KeySet::Primary).unwrap();
+        table.store(42, 2, 400);
+        table.store(42, 1, 20);
+        assert_eq!(table.probe(42, 2), Some(400));
+        assert_eq!(table.probe(42, 1), Some(20), "each depth has its entry");
+        assert_eq!(table.probe(43, 2), None);
+        assert_eq!(table.probe(42 ^ 1 << 45, 2), None, "the low 46 bits are checked");
+        // The largest two-ply count there is fits; larger ones are not
+        // stored (nor mistaken for others).
+        table.store(44, 2, 218 * 218);
+        assert_eq!(table.probe(44, 2), Some(218 * 218));
+        table.store(45, 2, 1 << 16);
+        assert_eq!(table.probe(45, 2), None);
+        // Nine entries in one bucket: the smallest count is replaced.
+        let table = PerftTable::new(1, KeySet::Primary).unwrap();
+        let narrow = table.narrow.len();
+        let keys: Vec<u64> = keys_in_bucket(bucket_index(7, 2, narrow), 2, narrow).take(8).collect();
+        table.store(7, 2, 500);
+        for (i, &key) in keys[..7].iter().enumerate() {
+            table.store(key, 2, 600 + i as u128 - u128::from(i == 3) * 200);
+        }
+        table.store(keys[7], 2, 700);
+        assert_eq!(table.probe(keys[3], 2), None, "403 was the smallest count");
+        assert_eq!(table.probe(keys[7], 2), Some(700));
+        assert_eq!(table.probe(7, 2), Some(500));
+        for (i, &key) in keys[..7].iter().enumerate().filter(|&(i, _)| i != 3) {
+            assert_eq!(table.probe(key, 2), Some(600 + i as u64));
+        }
+    }
+
+    #[test]
+    fn narrow_buckets_tell_the_high_key_bits() {
+        // With 2^18 narrow buckets or more, keys that differ only above
+        // the 46 bits a narrow entry checks never share a bucket, so they
+        // are never taken for each other.
+        let table = PerftTable::new(22, KeySet::Primary).unwrap();
+        assert!(table.narrow.len() >= 1 << 18);
+        let mut key = 0x0123_4567_89ab_cdefu64;
+        for bit in 46..64 {
+            table.store(key, 2, 77);
+            assert_eq!(table.probe(key ^ 1 << bit, 2), None, "bit {bit}");
+            key = key.rotate_left(7);
+        }
+        // In a tiny table they can: the check alone is 46 bits.
+        let tiny = PerftTable::with_buckets(2, KeySet::Primary).unwrap();
+        tiny.store(5, 2, 77);
+        assert_eq!(tiny.probe(5 ^ 1 << 63, 2), Some(77));
     }
 
     #[test]
