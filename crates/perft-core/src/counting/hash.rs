@@ -79,10 +79,11 @@ struct NarrowBucket {
     entries: [AtomicU64; NARROW_PER_BUCKET],
 }
 
-/// The narrow entry of a count of `depth` (1 or 2) plies below `key`.
+/// The narrow entry of a count of `depth` (at most 2) plies below `key`.
+/// No count of depth 0 is stored, so a probe for one matches nothing.
 #[inline]
 fn narrow_entry(key: u64, depth: u32, count: u64) -> u64 {
-    debug_assert!((1..=NARROW_MAX_DEPTH).contains(&depth) && count <= NARROW_MAX_COUNT);
+    debug_assert!(depth <= NARROW_MAX_DEPTH && count <= NARROW_MAX_COUNT);
     key << NARROW_CHECK_SHIFT | u64::from(depth) << 16 | count
 }
 
@@ -472,6 +473,8 @@ mod tests {
     #[test]
     fn narrow_entries_store_probe_replace() {
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
+        table.store(42, 0, 1);
+        assert_eq!(table.probe(42, 0), None, "depth 0 is never stored");
         table.store(42, 2, 400);
         table.store(42, 1, 20);
         assert_eq!(table.probe(42, 2), Some(400));
