@@ -20,7 +20,7 @@ use crate::movegen::{
     castling_candidate, generate_for, generate_pieces, leaper_attacks, slider_danger, Counter, KingLines,
     PawnMoves, Position, Sink, Sliders,
 };
-use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, PieceKind, Rank, Square};
+use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, MoveKind, PieceKind, Rank, Square};
 
 /// A position reduced to what counting needs.
 #[derive(Clone, Copy)]
@@ -179,6 +179,29 @@ impl<'a> Compact<'a> {
             en_passant: board.en_passant(),
             chess960: board.is_chess960(),
             config: board.castling_config(),
+        }
+    }
+
+    /// The child after the legal move `mv` of a `kind` (`WHITE` to move),
+    /// made as the counting path makes its children: no board, no key, an
+    /// en-passant square wherever an enemy pawn stands beside a double push.
+    #[inline(always)]
+    fn after<const WHITE: bool>(&self, mv: Move, kind: PieceKind) -> Self {
+        let (from, to) = (mv.from(), mv.to());
+        match mv.kind() {
+            MoveKind::Normal => self.moved::<WHITE>(kind, from, to),
+            MoveKind::DoublePush => {
+                self.pushed::<WHITE>(from, to, self.en_passant_pushes::<WHITE>(to.bitboard()).any())
+            }
+            MoveKind::Castle => self.castled::<WHITE>(from, to),
+            MoveKind::EnPassant => self.took_en_passant::<WHITE>(from, to),
+            MoveKind::PromoteKnight
+            | MoveKind::PromoteBishop
+            | MoveKind::PromoteRook
+            | MoveKind::PromoteQueen => {
+                let piece = mv.promotion().unwrap_or(PieceKind::Queen);
+                self.promoted::<WHITE>(from, to, piece)
+            }
         }
     }
 
@@ -406,6 +429,17 @@ pub(crate) fn count_on<K: Isa>(position: &Compact, depth: u32) -> u64 {
     match position.side_to_move {
         Color::White => subtree::<K, true>(position, depth),
         Color::Black => subtree::<K, false>(position, depth),
+    }
+}
+
+/// Leaves `depth` plies below the child of `parent` after its legal move
+/// `mv` of a `kind` ([`count_on`] of the child, without a board made for
+/// it).
+#[inline(always)]
+pub(crate) fn count_child_on<K: Isa>(parent: &Compact, mv: Move, kind: PieceKind, depth: u32) -> u64 {
+    match parent.side_to_move {
+        Color::White => count_on::<K>(&parent.after::<true>(mv, kind), depth),
+        Color::Black => count_on::<K>(&parent.after::<false>(mv, kind), depth),
     }
 }
 

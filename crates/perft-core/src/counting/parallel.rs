@@ -12,12 +12,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
+use super::compact::{count_child_on, Compact};
 use super::hash::PerftTable;
 use super::{perft_u64, perft_u64_on, Mode, U64_SAFE_DEPTH};
 use crate::board::Board;
 use crate::kernel::{outlined, Isa, Job, Kernel};
 use crate::movegen::{MoveList, OnIsa, MAX_LEGAL_MOVES};
-use crate::types::Move;
+use crate::types::{Move, PieceKind};
 
 /// Subtrees with at most this many plies left run serially in one task
 /// (and count in `u64`: see [`U64_SAFE_DEPTH`]).
@@ -142,6 +143,22 @@ impl Job for Hashed<'_, '_, '_> {
         let child_depth = depth - 1;
         let mut children = Children::new();
         look_up_children::<K>(board, key, child_depth, table, counters, &mut children);
+        if mode == Mode::Bulk && child_depth <= 2 {
+            // Subtrees of one or two plies are counted from the children
+            // made as the counting path makes them, not on the board: no
+            // keys, no history, no board to copy from.
+            let parent = Compact::new(board);
+            let mut nodes = 0;
+            for child in &children {
+                nodes += child.count.unwrap_or_else(|| {
+                    let kind = board.piece_on(child.mv.from()).map_or(PieceKind::Pawn, |piece| piece.kind());
+                    let n = count_child_on::<K>(&parent, child.mv, kind, child_depth);
+                    table.store(child.key, child_depth, u128::from(n));
+                    n
+                });
+            }
+            return nodes;
+        }
         let mut nodes = 0;
         for child in &children {
             nodes += child.count.unwrap_or_else(|| {
