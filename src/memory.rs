@@ -173,8 +173,8 @@ fn headroom(bytes: u64) -> u64 {
 /// perft(9) of the start position stores about 10⁸ counts, nine in ten in
 /// 8-byte entries, and a table of 1.3 · 10⁹ bytes ends 69% full, hitting
 /// 61.3% of probes, near the 62% that its distinct positions allow; half
-/// that size hits 58%), at least 1 MiB; 0 where the count is too small for a table to
-/// pay (perft(`depth`) estimated under 10⁸ nodes).
+/// that size hits 58%), at least 1 MiB; 0 where the count is too small for
+/// a table to pay (perft(`depth`) estimated under 10⁸ nodes).
 pub fn useful_table_bytes(board: &Board, depth: u32) -> u64 {
     if depth < 3 || estimate_nodes(board, depth).nodes < PAYS_FROM_NODES {
         return 0;

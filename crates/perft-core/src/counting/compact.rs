@@ -182,26 +182,27 @@ impl<'a> Compact<'a> {
         }
     }
 
-    /// The child after the legal move `mv` of a `kind` (`WHITE` to move),
-    /// made as the counting path makes its children: no board, no key, an
-    /// en-passant square wherever an enemy pawn stands beside a double push.
+    /// The child after the legal move `mv` (`WHITE` to move), made as the
+    /// counting path makes its children: no board, no key, an en-passant
+    /// square wherever an enemy pawn stands beside a double push.
     #[inline(always)]
-    fn after<const WHITE: bool>(&self, mv: Move, kind: PieceKind) -> Self {
+    fn after<const WHITE: bool>(&self, mv: Move) -> Self {
         let (from, to) = (mv.from(), mv.to());
         match mv.kind() {
-            MoveKind::Normal => self.moved::<WHITE>(kind, from, to),
+            MoveKind::Normal => {
+                // A legal move starts on a piece of the side to move.
+                let kind = PieceKind::ALL.into_iter().find(|&kind| self.by_kind[kind as usize].has(from));
+                self.moved::<WHITE>(kind.unwrap_or(PieceKind::King), from, to)
+            }
             MoveKind::DoublePush => {
                 self.pushed::<WHITE>(from, to, self.en_passant_pushes::<WHITE>(to.bitboard()).any())
             }
             MoveKind::Castle => self.castled::<WHITE>(from, to),
             MoveKind::EnPassant => self.took_en_passant::<WHITE>(from, to),
-            MoveKind::PromoteKnight
-            | MoveKind::PromoteBishop
-            | MoveKind::PromoteRook
-            | MoveKind::PromoteQueen => {
-                let piece = mv.promotion().unwrap_or(PieceKind::Queen);
-                self.promoted::<WHITE>(from, to, piece)
-            }
+            MoveKind::PromoteKnight => self.promoted::<WHITE>(from, to, PieceKind::Knight),
+            MoveKind::PromoteBishop => self.promoted::<WHITE>(from, to, PieceKind::Bishop),
+            MoveKind::PromoteRook => self.promoted::<WHITE>(from, to, PieceKind::Rook),
+            MoveKind::PromoteQueen => self.promoted::<WHITE>(from, to, PieceKind::Queen),
         }
     }
 
@@ -433,13 +434,12 @@ pub(crate) fn count_on<K: Isa>(position: &Compact, depth: u32) -> u64 {
 }
 
 /// Leaves `depth` plies below the child of `parent` after its legal move
-/// `mv` of a `kind` ([`count_on`] of the child, without a board made for
-/// it).
+/// `mv` ([`count_on`] of the child, without a board made for it).
 #[inline(always)]
-pub(crate) fn count_child_on<K: Isa>(parent: &Compact, mv: Move, kind: PieceKind, depth: u32) -> u64 {
+pub(crate) fn count_child_on<K: Isa>(parent: &Compact, mv: Move, depth: u32) -> u64 {
     match parent.side_to_move {
-        Color::White => count_on::<K>(&parent.after::<true>(mv, kind), depth),
-        Color::Black => count_on::<K>(&parent.after::<false>(mv, kind), depth),
+        Color::White => count_on::<K>(&parent.after::<true>(mv), depth),
+        Color::Black => count_on::<K>(&parent.after::<false>(mv), depth),
     }
 }
 

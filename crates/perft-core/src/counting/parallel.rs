@@ -18,7 +18,7 @@ use super::{perft_u64, perft_u64_on, Mode, U64_SAFE_DEPTH};
 use crate::board::Board;
 use crate::kernel::{outlined, Isa, Job, Kernel};
 use crate::movegen::{MoveList, OnIsa, MAX_LEGAL_MOVES};
-use crate::types::{Move, PieceKind};
+use crate::types::Move;
 
 /// Subtrees with at most this many plies left run serially in one task
 /// (and count in `u64`: see [`U64_SAFE_DEPTH`]).
@@ -151,8 +151,7 @@ impl Job for Hashed<'_, '_, '_> {
             let mut nodes = 0;
             for child in &children {
                 nodes += child.count.unwrap_or_else(|| {
-                    let kind = board.piece_on(child.mv.from()).map_or(PieceKind::Pawn, |piece| piece.kind());
-                    let n = count_child_on::<K>(&parent, child.mv, kind, child_depth);
+                    let n = count_child_on::<K>(&parent, child.mv, child_depth);
                     table.store(child.key, child_depth, u128::from(n));
                     n
                 });
