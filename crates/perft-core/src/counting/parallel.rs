@@ -64,22 +64,21 @@ struct Child {
     count: Option<u64>,
 }
 
-/// The children of a hashed node (filled in place by [`look_up_children`]:
+/// The children of a hashed node (filled in place by [`prefetch_children`]:
 /// returned by value, the array was copied at every node).
 type Children = ArrayVec<Child, MAX_LEGAL_MOVES>;
 
 /// Pushes onto `children` every legal move of `board` (whose key is `key`),
-/// with the child's key and its count at `child_depth` if the table holds
-/// it. All keys are computed first, without making the moves, and their
-/// buckets prefetched, so the probes that follow overlap their cache
-/// misses. `counters` gathers (probes, hits).
+/// with the child's key, and starts loading each child's bucket at
+/// `child_depth` into the cache. All keys are computed without making the
+/// moves, and all prefetches issued before any probe, so that the cache
+/// (and TLB) misses of the probes overlap.
 #[inline(always)]
-fn look_up_children<K: Isa>(
+fn prefetch_children<K: Isa>(
     board: &mut Board,
     key: u64,
     child_depth: u32,
     table: &PerftTable,
-    counters: &mut (u64, u64),
     children: &mut Children,
 ) {
     let keys = table.keys();
@@ -95,6 +94,20 @@ fn look_up_children<K: Isa>(
         table.prefetch(child_key, child_depth);
         children.push(Child { mv, key: child_key, count: None });
     }
+}
+
+/// [`prefetch_children`], then each child's count at `child_depth` if the
+/// table holds it. `counters` gathers (probes, hits).
+#[inline(always)]
+fn look_up_children<K: Isa>(
+    board: &mut Board,
+    key: u64,
+    child_depth: u32,
+    table: &PerftTable,
+    counters: &mut (u64, u64),
+    children: &mut Children,
+) {
+    prefetch_children::<K>(board, key, child_depth, table, children);
     counters.0 += children.len() as u64;
     for child in children.iter_mut() {
         child.count = table.probe(child.key, child_depth);
@@ -103,9 +116,9 @@ fn look_up_children<K: Isa>(
 }
 
 /// Serial hashed perft of a node already known to be missing from the
-/// table; `key` is its key in the table's key set. All children are looked
-/// up first ([`look_up_children`]); only those not found are searched (and
-/// stored). `counters` gathers (probes, hits). `depth` is at most
+/// table; `key` is its key in the table's key set. All children's buckets
+/// are prefetched first ([`prefetch_children`]); then each is probed in
+/// turn, and only those not found are searched (and stored). `counters` gathers (probes, hits). `depth` is at most
 /// [`SERIAL_DEPTH`], so the count fits a `u64`.
 fn hashed(
     kernel: Kernel,
@@ -142,7 +155,13 @@ impl Job for Hashed<'_, '_, '_> {
         let Hashed { board, key, depth, mode, table, counters } = self;
         let child_depth = depth - 1;
         let mut children = Children::new();
-        look_up_children::<K>(board, key, child_depth, table, counters, &mut children);
+        // Each child is probed only when its turn comes, not all before
+        // the first is counted: counting the children before it hides the
+        // rest of its bucket's load, which in a table of gigabytes is often
+        // a TLB miss as well. Hashed perft(8), one thread, an 8 GB table,
+        // 10 interleaved runs: median 3.72 s against 3.87 s.
+        prefetch_children::<K>(board, key, child_depth, table, &mut children);
+        counters.0 += children.len() as u64;
         if mode == Mode::Bulk && child_depth <= 2 {
             // Subtrees of one or two plies are counted from the children
             // made as the counting path makes them, not on the board: no
@@ -150,7 +169,9 @@ impl Job for Hashed<'_, '_, '_> {
             let parent = Compact::new(board);
             let mut nodes = 0;
             for child in &children {
-                nodes += child.count.unwrap_or_else(|| {
+                let found = table.probe(child.key, child_depth);
+                counters.1 += u64::from(found.is_some());
+                nodes += found.unwrap_or_else(|| {
                     let n = count_child_on::<K>(&parent, child.mv, child_depth);
                     table.store(child.key, child_depth, u128::from(n));
                     n
@@ -160,7 +181,9 @@ impl Job for Hashed<'_, '_, '_> {
         }
         let mut nodes = 0;
         for child in &children {
-            nodes += child.count.unwrap_or_else(|| {
+            let found = table.probe(child.key, child_depth);
+            counters.1 += u64::from(found.is_some());
+            nodes += found.unwrap_or_else(|| {
                 board.make(child.mv);
                 let n = if child_depth <= 2 {
                     perft_u64_on::<K>(board, child_depth, mode)
