@@ -168,8 +168,8 @@ fn headroom(bytes: u64) -> u64 {
 }
 
 /// Bytes of table a count of `board` to `depth` can use: a byte per two
-/// nodes of perft(`depth` - 2), fewer beyond 2.5 · 10⁹ nodes (see
-/// [`table_bytes_for`]), at least 1 MiB; 0 where the count is too small
+/// nodes of perft(`depth` - 2), growing as their 0.7th power beyond
+/// 2.5 · 10⁹ of them, at least 1 MiB; 0 where the count is too small
 /// for a table to pay (perft(`depth`) estimated under 10⁸ nodes). The
 /// table holds subtrees of two plies and more, and transpositions make the
 /// positions far fewer than the nodes: perft(9) of the start position
