@@ -118,8 +118,9 @@ fn look_up_children<K: Isa>(
 /// Serial hashed perft of a node already known to be missing from the
 /// table; `key` is its key in the table's key set. All children's buckets
 /// are prefetched first ([`prefetch_children`]); then each is probed in
-/// turn, and only those not found are searched (and stored). `counters` gathers (probes, hits). `depth` is at most
-/// [`SERIAL_DEPTH`], so the count fits a `u64`.
+/// turn, and only those not found are searched (and stored). `counters`
+/// gathers (probes, hits). `depth` is at most [`SERIAL_DEPTH`], so the
+/// count fits a `u64`.
 fn hashed(
     kernel: Kernel,
     board: &mut Board,
