@@ -56,12 +56,10 @@ impl<'a> CountOptions<'a> {
     }
 }
 
-/// A move of a hashed node, with the child's key and its count if the table
-/// holds it.
+/// A move of a hashed node, with the child's key.
 struct Child {
     mv: Move,
     key: u64,
-    count: Option<u64>,
 }
 
 /// The children of a hashed node (filled in place by [`prefetch_children`]:
@@ -92,35 +90,25 @@ fn prefetch_children<K: Isa>(
             child_key
         });
         table.prefetch(child_key, child_depth);
-        children.push(Child { mv, key: child_key, count: None });
+        children.push(Child { mv, key: child_key });
     }
 }
 
-/// [`prefetch_children`], then each child's count at `child_depth` if the
-/// table holds it. `counters` gathers (probes, hits).
+/// The count of `child` at `child_depth` if `table` holds it, a hit added
+/// to `hits`.
 #[inline(always)]
-fn look_up_children<K: Isa>(
-    board: &mut Board,
-    key: u64,
-    child_depth: u32,
-    table: &PerftTable,
-    counters: &mut (u64, u64),
-    children: &mut Children,
-) {
-    prefetch_children::<K>(board, key, child_depth, table, children);
-    counters.0 += children.len() as u64;
-    for child in children.iter_mut() {
-        child.count = table.probe(child.key, child_depth);
-        counters.1 += u64::from(child.count.is_some());
-    }
+fn probe_child(table: &PerftTable, child: &Child, child_depth: u32, hits: &mut u64) -> Option<u64> {
+    let found = table.probe(child.key, child_depth);
+    *hits += u64::from(found.is_some());
+    found
 }
 
 /// Serial hashed perft of a node already known to be missing from the
 /// table; `key` is its key in the table's key set. All children's buckets
 /// are prefetched first ([`prefetch_children`]); then each is probed in
-/// turn, and only those not found are searched (and stored). `counters`
-/// gathers (probes, hits). `depth` is at most [`SERIAL_DEPTH`], so the
-/// count fits a `u64`.
+/// turn ([`probe_child`]), and only those not found are searched (and
+/// stored). `counters` gathers (probes, hits). `depth` is at most
+/// [`SERIAL_DEPTH`], so the count fits a `u64`.
 fn hashed(
     kernel: Kernel,
     board: &mut Board,
@@ -170,9 +158,7 @@ impl Job for Hashed<'_, '_, '_> {
             let parent = Compact::new(board);
             let mut nodes = 0;
             for child in &children {
-                let found = table.probe(child.key, child_depth);
-                counters.1 += u64::from(found.is_some());
-                nodes += found.unwrap_or_else(|| {
+                nodes += probe_child(table, child, child_depth, &mut counters.1).unwrap_or_else(|| {
                     let n = count_child_on::<K>(&parent, child.mv, child_depth);
                     table.store(child.key, child_depth, u128::from(n));
                     n
@@ -182,9 +168,7 @@ impl Job for Hashed<'_, '_, '_> {
         }
         let mut nodes = 0;
         for child in &children {
-            let found = table.probe(child.key, child_depth);
-            counters.1 += u64::from(found.is_some());
-            nodes += found.unwrap_or_else(|| {
+            nodes += probe_child(table, child, child_depth, &mut counters.1).unwrap_or_else(|| {
                 board.make(child.mv);
                 let n = if child_depth <= 2 {
                     perft_u64_on::<K>(board, child_depth, mode)
@@ -246,19 +230,20 @@ fn count_missing(
     } else {
         let child_depth = depth - 1;
         let mut children = Children::new();
-        let mut counters = (0, 0);
-        look_up_children::<crate::kernel::Baseline>(
-            board,
-            key,
-            child_depth,
-            table,
-            &mut counters,
-            &mut children,
-        );
-        table.record(counters.0, counters.1);
-        let found: u128 = children.iter().filter_map(|c| c.count).map(u128::from).sum();
+        prefetch_children::<crate::kernel::Baseline>(board, key, child_depth, table, &mut children);
+        // Keep only the children the table does not hold.
+        let probes = children.len() as u64;
+        let (mut found, mut hits) = (0u128, 0);
+        children.retain(|child| match probe_child(table, child, child_depth, &mut hits) {
+            Some(n) => {
+                found += u128::from(n);
+                false
+            }
+            None => true,
+        });
+        table.record(probes, hits);
         let board: &Board = board;
-        let searched = sum_counts(children.par_iter().filter(|c| c.count.is_none()).map(|c| {
+        let searched = sum_counts(children.par_iter().map(|c| {
             let mut child = board.fork();
             child.make(c.mv);
             count_missing(&mut child, c.key, child_depth, search, table)
