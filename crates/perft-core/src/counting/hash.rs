@@ -87,13 +87,6 @@ fn narrow_entry(key: u64, depth: u32, count: u64) -> u64 {
     key << NARROW_CHECK_SHIFT | u64::from(depth) << 16 | count
 }
 
-/// The count in the narrow entry `word` if it holds `tag`
-/// (`narrow_entry(key, depth, 0)`): the same key bits and depth.
-#[inline]
-fn narrow_count(word: u64, tag: u64) -> Option<u64> {
-    (word & !NARROW_MAX_COUNT == tag).then_some(word & NARROW_MAX_COUNT)
-}
-
 // `bytes` and the sizing count both kinds of bucket as 64 bytes.
 const _: () = assert!(std::mem::size_of::<Bucket>() == std::mem::size_of::<NarrowBucket>());
 
@@ -329,7 +322,16 @@ impl PerftTable {
         if depth <= NARROW_MAX_DEPTH {
             let tag = narrow_entry(key, depth, 0);
             let entries = &self.narrow_bucket(key, depth).entries;
-            return entries.iter().find_map(|entry| narrow_count(entry.load(Ordering::Relaxed), tag));
+            // Every entry read and compared, no early exit: where a hit
+            // stands in the bucket is a branch no predictor learns.
+            let mut found = u64::MAX;
+            for entry in entries {
+                let word = entry.load(Ordering::Relaxed);
+                if word & !NARROW_MAX_COUNT == tag {
+                    found = word & NARROW_MAX_COUNT;
+                }
+            }
+            return (found != u64::MAX).then_some(found);
         }
         for entry in &self.bucket(key, depth).entries {
             let data = entry.data.load(Ordering::Relaxed);
@@ -382,24 +384,23 @@ impl PerftTable {
     #[inline]
     fn store_narrow(&self, key: u64, depth: u32, count: u64) {
         let tag = narrow_entry(key, depth, 0);
-        let bucket = self.narrow_bucket(key, depth);
-        let mut victim = &bucket.entries[0];
-        let mut victim_count = u64::MAX;
-        for entry in &bucket.entries {
+        let entries = &self.narrow_bucket(key, depth).entries;
+        // Every entry read, no early exit (as in `probe`): the first empty
+        // one costs 0, a full one its count plus one, and the cheapest is
+        // the victim; buckets fill from the front, so the first empty one
+        // comes after every full one.
+        let (mut victim, mut victim_cost, mut present) = (0, u64::MAX, false);
+        for (i, entry) in entries.iter().enumerate() {
             let word = entry.load(Ordering::Relaxed);
-            if word == 0 {
-                victim = entry;
-                break;
-            }
-            if narrow_count(word, tag).is_some() {
-                return;
-            }
-            if word & NARROW_MAX_COUNT < victim_count {
-                victim_count = word & NARROW_MAX_COUNT;
-                victim = entry;
+            present |= word & !NARROW_MAX_COUNT == tag;
+            let cost = if word == 0 { 0 } else { (word & NARROW_MAX_COUNT) + 1 };
+            if cost < victim_cost {
+                (victim, victim_cost) = (i, cost);
             }
         }
-        victim.store(narrow_entry(key, depth, count), Ordering::Relaxed);
+        if !present {
+            entries[victim].store(narrow_entry(key, depth, count), Ordering::Relaxed);
+        }
     }
 
     /// Adds a task's probe and hit counts to its thread's tally (once per
