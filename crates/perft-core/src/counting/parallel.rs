@@ -70,7 +70,9 @@ type Children = ArrayVec<Child, MAX_LEGAL_MOVES>;
 /// with the child's key, and starts loading each child's bucket at
 /// `child_depth` into the cache. All keys are computed without making the
 /// moves, and all prefetches issued before any probe, so that the cache
-/// (and TLB) misses of the probes overlap.
+/// (and TLB) misses of the probes overlap: each right after its key, or in
+/// one burst after all keys where the table
+/// [prefers that](PerftTable::prefetches_in_bursts).
 #[inline(always)]
 fn prefetch_children<K: Isa>(
     board: &mut Board,
@@ -89,8 +91,15 @@ fn prefetch_children<K: Isa>(
             board.unmake();
             child_key
         });
-        table.prefetch(child_key, child_depth);
+        if !table.prefetches_in_bursts() {
+            table.prefetch(child_key, child_depth);
+        }
         children.push(Child { mv, key: child_key });
+    }
+    if table.prefetches_in_bursts() {
+        for child in children.iter() {
+            table.prefetch(child.key, child_depth);
+        }
     }
 }
 
