@@ -168,8 +168,8 @@ fn headroom(bytes: u64) -> u64 {
 }
 
 /// Bytes of table a count of `board` to `depth` can use: a byte per two
-/// nodes of perft(`depth` - 2), growing as their 0.7th power beyond
-/// 2.5 · 10⁹ of them, at least 1 MiB; 0 where the count is too small
+/// nodes of perft(`depth` - 2), growing as their 0.82th power beyond
+/// 2.7 · 10⁸ of them, at least 1 MiB; 0 where the count is too small
 /// for a table to pay (perft(`depth`) estimated under 10⁸ nodes). The
 /// table holds subtrees of two plies and more, and transpositions make the
 /// positions far fewer than the nodes: perft(9) of the start position
@@ -198,16 +198,19 @@ pub fn useful_bytes_for_nodes(nodes: f64) -> u64 {
 }
 
 /// A byte per two nodes two plies above the leaves up to
-/// [`LINEAR_UP_TO`] nodes, and beyond it as the 0.7th power of the nodes,
-/// at least 1 MiB. The positions a count stores are the distinct ones, and
-/// those grow slower than the nodes: from the start position, about as the
-/// 0.7th power at plies 6 to 8 (OEIS A083276 against A048987). A byte per
-/// two nodes would give perft(10) 31 GB, where 10 GB hit as many probes as
-/// 21 GB (61.9% and 61.8%) and a larger table only takes longer to set up
-/// and misses the TLB more often; this gives it 11 GB.
+/// [`LINEAR_UP_TO`] nodes, and beyond it as the [`GROWTH`]th power of the
+/// nodes, at least 1 MiB. The positions a count stores are the distinct
+/// ones, and those grow slower than the nodes (from the start position,
+/// about as the 0.7th power at plies 6 to 8: OEIS A083276 against
+/// A048987); a smaller table also costs less a probe (fewer TLB misses).
+/// Fitted to counts of the start position on two threads: perft(9) gets
+/// 0.84 GB (wall 20.5 s against 21.6 s with 1.25 GB, median of 4 rounds
+/// from cold memory: 0.7 s of set-up instead of 1.5 s, and a faster count
+/// though 59.9% of probes hit instead of 61.3%); perft(10) gets 11 GB, as
+/// many hits as 21 GB, where 5 GB counted 17% slower.
 fn table_bytes_for(nodes_two_plies_up: f64) -> u64 {
     let nodes = if nodes_two_plies_up > LINEAR_UP_TO {
-        LINEAR_UP_TO * (nodes_two_plies_up / LINEAR_UP_TO).powf(0.7)
+        LINEAR_UP_TO * (nodes_two_plies_up / LINEAR_UP_TO).powf(GROWTH)
     } else {
         nodes_two_plies_up
     };
@@ -215,9 +218,12 @@ fn table_bytes_for(nodes_two_plies_up: f64) -> u64 {
 }
 
 /// Nodes two plies above the leaves up to which a table of a byte per two
-/// of them was measured to pay (perft(9) of the start position: perft(7)
-/// is estimated at 2.7 · 10⁹).
-const LINEAR_UP_TO: f64 = 2.5e9;
+/// of them pays (perft(8) of the start position, with perft(6) at
+/// 1.2 · 10⁸, is below).
+const LINEAR_UP_TO: f64 = 2.7e8;
+
+/// How the table grows beyond [`LINEAR_UP_TO`] (see [`table_bytes_for`]).
+const GROWTH: f64 = 0.82;
 
 /// Resolves `--hash size` for a count that can use `useful()` bytes of table
 /// (`what` names it: `depth 9`) and may hold `tables` tables of the size at
@@ -344,13 +350,16 @@ mod tests {
         let exact = 119_060_324u64 / 2 / MB;
         assert!(d8.megabytes > exact * 2 / 3 && d8.megabytes < exact * 3 / 2, "{d8:?}");
         assert_eq!(d8.auto.as_deref(), Some("auto: enough for depth 8"));
-        // perft(10): the distinct positions grow slower than the nodes, and
-        // so does the table: 11 GB, not a byte per two nodes of perft(8)
-        // = 84,998,978,956 (40 GB).
+        // perft(9) and perft(10): the distinct positions grow slower than
+        // the nodes, and so does the table: 0.84 GB and 11 GB, not a byte per
+        // two nodes of perft(7) = 3,195,901,860 and perft(8) =
+        // 84,998,978,956 (1.5 GB and 40 GB).
+        let d9 = auto(9, 1.0, plenty).unwrap();
+        assert!(d9.megabytes > 750 && d9.megabytes < 1000, "{d9:?}");
         let d10 = auto(10, 1.0, plenty).unwrap();
         assert!(d10.megabytes > 10 << 10 && d10.megabytes < 12 << 10, "{d10:?}");
         assert!(table_bytes_for(4e10) < table_bytes_for(2e10) * 2);
-        assert_eq!(table_bytes_for(2e9), 1_000_000_000);
+        assert_eq!(table_bytes_for(2e8), 100_000_000);
         // Deeper than memory allows: the budget less headroom, and why.
         let small = Some(MemorySource::Cgroup { limit: 1 << 30, free: 1 << 30 });
         let d10 = auto(10, 1.0, small).unwrap();
