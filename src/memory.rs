@@ -168,7 +168,7 @@ fn headroom(bytes: u64) -> u64 {
 }
 
 /// Bytes of table a count of `board` to `depth` can use: a byte per two
-/// nodes of perft(`depth` - 2), growing as their 0.82th power beyond
+/// nodes of perft(`depth` - 2), growing as their power 0.82 beyond
 /// 2.7 · 10⁸ of them, at least 1 MiB; 0 where the count is too small
 /// for a table to pay (perft(`depth`) estimated under 10⁸ nodes). The
 /// table holds subtrees of two plies and more, and transpositions make the
@@ -198,8 +198,8 @@ pub fn useful_bytes_for_nodes(nodes: f64) -> u64 {
 }
 
 /// A byte per two nodes two plies above the leaves up to
-/// [`LINEAR_UP_TO`] nodes, and beyond it as the [`GROWTH`]th power of the
-/// nodes, at least 1 MiB. The positions a count stores are the distinct
+/// [`LINEAR_UP_TO`] nodes, and beyond it as the nodes to the power
+/// [`GROWTH`], at least 1 MiB. The positions a count stores are the distinct
 /// ones, and those grow slower than the nodes (from the start position,
 /// about as the 0.7th power at plies 6 to 8: OEIS A083276 against
 /// A048987); a smaller table also costs less a probe (fewer TLB misses).
