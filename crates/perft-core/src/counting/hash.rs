@@ -87,6 +87,13 @@ fn narrow_entry(key: u64, depth: u32, count: u64) -> u64 {
     key << NARROW_CHECK_SHIFT | u64::from(depth) << 16 | count
 }
 
+/// Whether the narrow entry `word` holds `tag` (`narrow_entry(key, depth,
+/// 0)`): the same key bits and depth, any count.
+#[inline(always)]
+fn narrow_holds(word: u64, tag: u64) -> bool {
+    word & !NARROW_MAX_COUNT == tag
+}
+
 // `bytes` and the sizing count both kinds of bucket as 64 bytes.
 const _: () = assert!(std::mem::size_of::<Bucket>() == std::mem::size_of::<NarrowBucket>());
 
@@ -191,8 +198,6 @@ pub struct PerftTable {
     /// Probe and hit counts, one pair per worker thread (see
     /// [`Self::record`]).
     tallies: Box<[Tally]>,
-    /// [`Self::prefetches_in_bursts`].
-    bursts: bool,
     setup_seconds: f64,
 }
 
@@ -211,7 +216,7 @@ struct Tally {
 const TALLIES: usize = 64;
 
 /// The size from which a table [prefetches in bursts](PerftTable::prefetches_in_bursts).
-pub const BURST_PREFETCH_BYTES: u64 = 2 << 30;
+const BURST_PREFETCH_BYTES: u64 = 2 << 30;
 
 /// Bytes zeroed by one set-up task: large enough that a task's overhead is
 /// nothing, small enough that every worker gets a share of any table.
@@ -257,14 +262,13 @@ impl PerftTable {
             narrow,
             keys,
             tallies: (0..TALLIES).map(|_| Tally::default()).collect(),
-            bursts: count as u64 * std::mem::size_of::<Bucket>() as u64 >= BURST_PREFETCH_BYTES,
             setup_seconds: started.elapsed().as_secs_f64(),
         })
     }
 
     /// Whether a node's prefetches are best issued in one burst, after all
     /// its children's keys are known, rather than each right after its
-    /// key: so in a table of [`BURST_PREFETCH_BYTES`] or more.
+    /// key: so in a table of 2 GiB or more.
     ///
     /// There nearly every prefetch misses the TLB, and in a virtual machine
     /// it holds up the instructions behind it for the whole (nested) page
@@ -276,7 +280,7 @@ impl PerftTable {
     /// 1.2 GB, 18.5 s either way.
     #[inline(always)]
     pub fn prefetches_in_bursts(&self) -> bool {
-        self.bursts
+        self.bytes() >= BURST_PREFETCH_BYTES
     }
 
     /// Seconds spent allocating and zeroing the table.
@@ -350,7 +354,7 @@ impl PerftTable {
             let mut found = u64::MAX;
             for entry in entries {
                 let word = entry.load(Ordering::Relaxed);
-                if word & !NARROW_MAX_COUNT == tag {
+                if narrow_holds(word, tag) {
                     found = word & NARROW_MAX_COUNT;
                 }
             }
@@ -415,7 +419,7 @@ impl PerftTable {
         let (mut victim, mut victim_cost, mut present) = (0, u64::MAX, false);
         for (i, entry) in entries.iter().enumerate() {
             let word = entry.load(Ordering::Relaxed);
-            present |= word & !NARROW_MAX_COUNT == tag;
+            present |= narrow_holds(word, tag);
             let cost = if word == 0 { 0 } else { (word & NARROW_MAX_COUNT) + 1 };
             if cost < victim_cost {
                 (victim, victim_cost) = (i, cost);

@@ -82,6 +82,7 @@ fn prefetch_children<K: Isa>(
     children: &mut Children,
 ) {
     let keys = table.keys();
+    let burst = table.prefetches_in_bursts();
     let mut moves = MoveList::new();
     OnIsa::<K>::new(board).generate_moves(&mut moves);
     for &mv in &moves {
@@ -91,12 +92,12 @@ fn prefetch_children<K: Isa>(
             board.unmake();
             child_key
         });
-        if !table.prefetches_in_bursts() {
+        if !burst {
             table.prefetch(child_key, child_depth);
         }
         children.push(Child { mv, key: child_key });
     }
-    if table.prefetches_in_bursts() {
+    if burst {
         for child in children.iter() {
             table.prefetch(child.key, child_depth);
         }
