@@ -97,17 +97,23 @@ fn narrow_holds(word: u64, tag: u64) -> bool {
 // `bytes` and the sizing count both kinds of bucket as 64 bytes.
 const _: () = assert!(std::mem::size_of::<Bucket>() == std::mem::size_of::<NarrowBucket>());
 
-/// Allocates `count` (at least one) zeroed buckets of type `B`, zeroing
-/// them in parallel on the current rayon pool: each worker faults in its
-/// share of the pages before counting starts.
-fn zeroed_buckets<B: Send>(count: usize) -> Result<Vec<B>, ()> {
-    let bucket_bytes = std::mem::size_of::<B>();
+/// Room for `count` (at least one) buckets of type `B`, not yet written,
+/// advised onto huge pages.
+fn reserved_buckets<B>(count: usize) -> Result<Vec<B>, ()> {
     let mut table: Vec<B> = Vec::new();
     table.try_reserve_exact(count).map_err(|_| ())?;
-    advise_huge_pages(table.as_ptr().cast(), count * bucket_bytes);
-    let chunk = (SETUP_CHUNK_BYTES / bucket_bytes).max(1);
-    let spare = &mut table.spare_capacity_mut()[..count];
-    spare.par_chunks_mut(chunk).for_each(|part| {
+    advise_huge_pages(table.as_ptr().cast(), count * std::mem::size_of::<B>());
+    Ok(table)
+}
+
+/// Fills `table`, [reserved](reserved_buckets) for `count` buckets and
+/// still empty, with `count` zeroed buckets, in chunks of
+/// [`SETUP_CHUNK_BYTES`] on the current rayon pool: each worker faults in
+/// its share of the pages before counting starts.
+fn zero_buckets<B: Send>(table: &mut Vec<B>, count: usize) {
+    assert!(table.is_empty() && table.capacity() >= count);
+    let chunk = (SETUP_CHUNK_BYTES / std::mem::size_of::<B>()).max(1);
+    table.spare_capacity_mut()[..count].par_chunks_mut(chunk).for_each(|part| {
         // SAFETY: `part` is memory the vector owns and nothing else sees
         // yet; the callers' buckets are atomics, valid when all zero.
         // Zeroing in parallel buys the set-up time: one thread faulting in
@@ -116,7 +122,6 @@ fn zeroed_buckets<B: Send>(count: usize) -> Result<Vec<B>, ()> {
     });
     // SAFETY: the first `count` buckets were all written just above.
     unsafe { table.set_len(count) };
-    Ok(table)
 }
 
 /// Which Zobrist keys index the table.
@@ -218,9 +223,11 @@ const TALLIES: usize = 64;
 /// The size from which a table [prefetches in bursts](PerftTable::prefetches_in_bursts).
 const BURST_PREFETCH_BYTES: u64 = 2 << 30;
 
-/// Bytes zeroed by one set-up task: large enough that a task's overhead is
-/// nothing, small enough that every worker gets a share of any table.
-const SETUP_CHUNK_BYTES: usize = 16 << 20;
+/// Bytes zeroed by one set-up task: one huge page, so that a task's
+/// overhead is nothing next to its faults, and the workers end together
+/// (with 16 MiB tasks one of two threads often waited out the other's last
+/// task, in each part of the table).
+const SETUP_CHUNK_BYTES: usize = 2 << 20;
 
 impl PerftTable {
     /// A table of at most `megabytes` MiB (whole 64-byte buckets, a quarter
@@ -255,8 +262,10 @@ impl PerftTable {
         let wide = (count / 4).max(1);
         let megabytes = (count.saturating_mul(std::mem::size_of::<Bucket>())).div_ceil(1 << 20) as u64;
         let out_of_memory = |()| TableError::OutOfMemory(megabytes);
-        let buckets = zeroed_buckets::<Bucket>(wide).map_err(out_of_memory)?;
-        let narrow = zeroed_buckets::<NarrowBucket>(count - wide).map_err(out_of_memory)?;
+        let mut buckets = reserved_buckets::<Bucket>(wide).map_err(out_of_memory)?;
+        let mut narrow = reserved_buckets::<NarrowBucket>(count - wide).map_err(out_of_memory)?;
+        // Both parts at once: no worker waits for the first to finish.
+        rayon::join(|| zero_buckets(&mut buckets, wide), || zero_buckets(&mut narrow, count - wide));
         Ok(PerftTable {
             buckets,
             narrow,
