@@ -176,9 +176,11 @@ impl<P: Position> Job for EpCaptureIsLegal<'_, P> {
         let other = ((knight_attacks(king) & position.pieces(PieceKind::Knight))
             | (pawn_attacks(us, king) & position.pieces(PieceKind::Pawn).without(victim)))
             & theirs;
+        // A kind of slider the other side lacks is not looked up (in an
+        // endgame often neither).
         other.is_empty()
-            && (P::Isa::rook_attacks(king, occupied) & straight).is_empty()
-            && (P::Isa::bishop_attacks(king, occupied) & diagonal).is_empty()
+            && (straight.is_empty() || (P::Isa::rook_attacks(king, occupied) & straight).is_empty())
+            && (diagonal.is_empty() || (P::Isa::bishop_attacks(king, occupied) & diagonal).is_empty())
     }
 }
 
