@@ -175,7 +175,7 @@ fn headroom(bytes: u64) -> u64 {
 /// positions far fewer than the nodes: perft(9) of the start position
 /// stores about 10⁸ counts, nine in ten in 8-byte entries; the 841 MiB it
 /// gets ends 89% full, hitting 59.9% of probes, near the 62% that its
-/// distinct positions allow (1.25 GiB hit 61.3% and counted no faster).
+/// distinct positions allow (how the size was fitted: `table_bytes_for`).
 pub fn useful_table_bytes(board: &Board, depth: u32) -> u64 {
     if depth < 3 || estimate_nodes(board, depth).nodes < PAYS_FROM_NODES {
         return 0;

@@ -3,11 +3,12 @@
 //!
 //! One binary built for the x86-64 baseline runs everywhere, and still
 //! counts at full speed: the hot code is written once, generic over an
-//! instruction set (the crate-private `Isa` trait), and each of its outlined functions is
-//! compiled once per kernel with that kernel's target features enabled
-//! (`#[target_feature]`), so `count_ones` becomes `popcnt`, slider lookups
-//! use `pext`, and the fills use AVX2 where the kernel has them. Which
-//! kernel counts is decided once per count, from what the CPU reports.
+//! instruction set (the crate-private `Isa` trait), and each of its
+//! outlined functions is compiled once per kernel with that kernel's target
+//! features enabled (`#[target_feature]`), so `count_ones` becomes
+//! `popcnt`, slider lookups use `pext`, and the fills use AVX2 where the
+//! kernel has them. Which kernel counts is decided once per count, from
+//! what the CPU reports.
 //!
 //! | kernel | x86-64 level | what it adds |
 //! |---|---|---|

@@ -97,22 +97,15 @@ fn narrow_holds(word: u64, tag: u64) -> bool {
 // `bytes` and the sizing count both kinds of bucket as 64 bytes.
 const _: () = assert!(std::mem::size_of::<Bucket>() == std::mem::size_of::<NarrowBucket>());
 
-/// Room for `count` (at least one) buckets of type `B`, not yet written,
-/// advised onto huge pages.
-fn reserved_buckets<B>(count: usize) -> Result<Vec<B>, ()> {
+/// Allocates `count` (at least one) zeroed buckets of type `B`, zeroing
+/// them in chunks of [`SETUP_CHUNK_BYTES`] on the current rayon pool: each
+/// worker faults in its share of the pages before counting starts.
+fn zeroed_buckets<B: Send>(count: usize) -> Result<Vec<B>, ()> {
+    let bucket_bytes = std::mem::size_of::<B>();
     let mut table: Vec<B> = Vec::new();
     table.try_reserve_exact(count).map_err(|_| ())?;
-    advise_huge_pages(table.as_ptr().cast(), count * std::mem::size_of::<B>());
-    Ok(table)
-}
-
-/// Fills `table`, [reserved](reserved_buckets) for `count` buckets and
-/// still empty, with `count` zeroed buckets, in chunks of
-/// [`SETUP_CHUNK_BYTES`] on the current rayon pool: each worker faults in
-/// its share of the pages before counting starts.
-fn zero_buckets<B: Send>(table: &mut Vec<B>, count: usize) {
-    assert!(table.is_empty() && table.capacity() >= count);
-    let chunk = (SETUP_CHUNK_BYTES / std::mem::size_of::<B>()).max(1);
+    advise_huge_pages(table.as_ptr().cast(), count * bucket_bytes);
+    let chunk = (SETUP_CHUNK_BYTES / bucket_bytes).max(1);
     table.spare_capacity_mut()[..count].par_chunks_mut(chunk).for_each(|part| {
         // SAFETY: `part` is memory the vector owns and nothing else sees
         // yet; the callers' buckets are atomics, valid when all zero.
@@ -122,6 +115,7 @@ fn zero_buckets<B: Send>(table: &mut Vec<B>, count: usize) {
     });
     // SAFETY: the first `count` buckets were all written just above.
     unsafe { table.set_len(count) };
+    Ok(table)
 }
 
 /// Which Zobrist keys index the table.
@@ -262,10 +256,10 @@ impl PerftTable {
         let wide = (count / 4).max(1);
         let megabytes = (count.saturating_mul(std::mem::size_of::<Bucket>())).div_ceil(1 << 20) as u64;
         let out_of_memory = |()| TableError::OutOfMemory(megabytes);
-        let mut buckets = reserved_buckets::<Bucket>(wide).map_err(out_of_memory)?;
-        let mut narrow = reserved_buckets::<NarrowBucket>(count - wide).map_err(out_of_memory)?;
         // Both parts at once: no worker waits for the first to finish.
-        rayon::join(|| zero_buckets(&mut buckets, wide), || zero_buckets(&mut narrow, count - wide));
+        let (buckets, narrow) =
+            rayon::join(|| zeroed_buckets::<Bucket>(wide), || zeroed_buckets::<NarrowBucket>(count - wide));
+        let (buckets, narrow) = (buckets.map_err(out_of_memory)?, narrow.map_err(out_of_memory)?);
         Ok(PerftTable {
             buckets,
             narrow,
