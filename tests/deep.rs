@@ -12,6 +12,8 @@ use perft::counting::{perft, perft_with, with_threads, CountOptions, KeySet, Mod
 use perft::suite::{load_suite_file, SuiteFile, SuiteOptions, SuitePlan};
 use serde_json::Value;
 
+mod common;
+
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 fn positions(file: &str) -> PathBuf {
@@ -239,10 +241,11 @@ fn ctrl_c_during_run_exits_130_and_resumes() {
 fn ctrl_c_during_suite_writes_a_partial_report() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("suite.json");
+    let suite = common::long_suite(dir.path());
     let mut child = bin()
-        .args(["suite", "--relaxed", "-t", "2", "--json"])
+        .args(["suite", "--relaxed", "--hash", "0", "-t", "2", "--json"])
         .arg(&json)
-        .arg(positions("standard.epd"))
+        .arg(&suite)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -439,10 +442,11 @@ fn a_killed_suite_leaves_the_previous_report_intact() {
         .unwrap();
     assert!(quick.status.success());
     let before = std::fs::read_to_string(&json).unwrap();
+    let inputs = tempfile::tempdir().unwrap();
     let mut child = bin()
-        .args(["suite", "--relaxed", "-t", "2", "--json"])
+        .args(["suite", "--relaxed", "--hash", "0", "-t", "2", "--json"])
         .arg(&json)
-        .arg(positions("standard.epd"))
+        .arg(common::long_suite(inputs.path()))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

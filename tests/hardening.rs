@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 use perft::report::{from_json, RunReport, SuiteReport};
 use serde_json::Value;
 
+mod common;
+
 const KINGS: &str = "8/8/8/4k3/8/8/8/4K3 w - - 0 1";
 
 fn bin() -> Command {
@@ -550,9 +552,9 @@ fn signals_stop_runs_and_write_what_finished() {
     }
     // A suite: the report is written, marked interrupted.
     let json = dir.path().join("suite.json");
-    let suite = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("positions/standard.epd");
+    let suite = common::long_suite(dir.path());
     let child = bin()
-        .args(["suite", "--relaxed", "-t", "2", "--json"])
+        .args(["suite", "--relaxed", "--hash", "0", "-t", "2", "--json"])
         .arg(&json)
         .arg(&suite)
         .stdout(Stdio::piped())

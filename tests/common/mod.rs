@@ -103,3 +103,20 @@ pub fn perftree_path() -> std::path::PathBuf {
             panic!("perftree is not installed: `cargo install perftree-cli` (or set PERFTREE)")
         })
 }
+
+/// Writes to `dir/long.epd` the bundled `standard.epd` and then the start
+/// position's perft(8), which takes many seconds with `--hash 0`: a suite
+/// that an interrupt or kill after a second or two always finds mid-run,
+/// however fast the machine (`standard.epd` alone takes under a second on
+/// two fast cores).
+pub fn long_suite(dir: &std::path::Path) -> std::path::PathBuf {
+    let bundled = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/standard.epd");
+    let mut lines = std::fs::read_to_string(bundled).unwrap();
+    if !lines.ends_with('\n') {
+        lines.push('\n');
+    }
+    lines.push_str("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D8 84998978956\n");
+    let path = dir.join("long.epd");
+    std::fs::write(&path, lines).unwrap();
+    path
+}
