@@ -168,14 +168,14 @@ fn headroom(bytes: u64) -> u64 {
 }
 
 /// Bytes of table a count of `board` to `depth` can use: a byte per two
-/// nodes of perft(`depth` - 2), growing as their power 0.82 beyond
-/// 2.7 · 10⁸ of them, at least 1 MiB; 0 where the count is too small
+/// nodes of perft(`depth` - 2), growing as their power 0.75 beyond
+/// 1.2 · 10⁸ of them, at least 1 MiB; 0 where the count is too small
 /// for a table to pay (perft(`depth`) estimated under 10⁸ nodes). The
 /// table holds subtrees of two plies and more, and transpositions make the
 /// positions far fewer than the nodes: perft(9) of the start position
-/// stores about 10⁸ counts, nine in ten in 8-byte entries; the 841 MiB it
-/// gets ends 89% full, hitting 59.9% of probes, near the 62% that its
-/// distinct positions allow (how the size was fitted: `table_bytes_for`).
+/// stores about 10⁸ counts, nine in ten in 8-byte entries; the 585 MiB it
+/// gets hits 57.6% of probes, against 59.9% in 841 MiB and the 62% that
+/// its distinct positions allow (how the size was fitted: `table_bytes_for`).
 pub fn useful_table_bytes(board: &Board, depth: u32) -> u64 {
     if depth < 3 || estimate_nodes(board, depth).nodes < PAYS_FROM_NODES {
         return 0;
@@ -202,12 +202,14 @@ pub fn useful_bytes_for_nodes(nodes: f64) -> u64 {
 /// [`GROWTH`], at least 1 MiB. The positions a count stores are the distinct
 /// ones, and those grow slower than the nodes (from the start position,
 /// about as the 0.7th power at plies 6 to 8: OEIS A083276 against
-/// A048987); a smaller table also costs less a probe (fewer TLB misses).
-/// Fitted to counts of the start position on two threads: perft(9) gets
-/// 0.84 GB (wall 20.5 s against 21.6 s with 1.25 GB, median of 4 rounds
-/// from cold memory: 0.7 s of set-up instead of 1.5 s, and a faster count
-/// though 59.9% of probes hit instead of 61.3%); perft(10) gets 11 GB, as
-/// many hits as 21 GB, where 5 GB counted 17% slower.
+/// A048987). Fitted to counts of the start position on two threads, from
+/// cold memory, where a table sets up at about 0.85 GB/s: each size is the
+/// largest whose set-up stays under 5% of the wall time, and a larger one
+/// hits a few more probes that save about what its set-up costs. perft(8)
+/// gets 55 MiB; perft(9) 585 MiB (0.67-0.71 s of set-up, 16.1-16.2 s
+/// wall, against 1.0 s and 15.0-16.0 s with 841 MiB); perft(10) 6.1 GiB
+/// (7.5 s of set-up, 186.6 s wall, against 13.2 s and 186.3 s with 11 GiB,
+/// 9.6 s and 181.8 s with 8 GB).
 fn table_bytes_for(nodes_two_plies_up: f64) -> u64 {
     let nodes = if nodes_two_plies_up > LINEAR_UP_TO {
         LINEAR_UP_TO * (nodes_two_plies_up / LINEAR_UP_TO).powf(GROWTH)
@@ -219,11 +221,11 @@ fn table_bytes_for(nodes_two_plies_up: f64) -> u64 {
 
 /// Nodes two plies above the leaves up to which a table of a byte per two
 /// of them pays (perft(8) of the start position, with perft(6) at
-/// 1.2 · 10⁸, is below).
-const LINEAR_UP_TO: f64 = 2.7e8;
+/// 1.19 · 10⁸, is just below).
+const LINEAR_UP_TO: f64 = 1.2e8;
 
 /// How the table grows beyond [`LINEAR_UP_TO`] (see [`table_bytes_for`]).
-const GROWTH: f64 = 0.82;
+const GROWTH: f64 = 0.75;
 
 /// Resolves `--hash size` for a count that can use `useful()` bytes of table
 /// (`what` names it: `depth 9`) and may hold `tables` tables of the size at
@@ -351,15 +353,15 @@ mod tests {
         assert!(d8.megabytes > exact * 2 / 3 && d8.megabytes < exact * 3 / 2, "{d8:?}");
         assert_eq!(d8.auto.as_deref(), Some("auto: enough for depth 8"));
         // perft(9) and perft(10): the distinct positions grow slower than
-        // the nodes, and so does the table: 0.84 GB and 11 GB, not a byte per
+        // the nodes, and so does the table: 0.57 GB and 6 GB, not a byte per
         // two nodes of perft(7) = 3,195,901,860 and perft(8) =
         // 84,998,978,956 (1.5 GB and 40 GB).
         let d9 = auto(9, 1.0, plenty).unwrap();
-        assert!(d9.megabytes > 750 && d9.megabytes < 1000, "{d9:?}");
+        assert!(d9.megabytes > 500 && d9.megabytes < 700, "{d9:?}");
         let d10 = auto(10, 1.0, plenty).unwrap();
-        assert!(d10.megabytes > 10 << 10 && d10.megabytes < 12 << 10, "{d10:?}");
+        assert!(d10.megabytes > 5 << 10 && d10.megabytes < 7 << 10, "{d10:?}");
         assert!(table_bytes_for(4e10) < table_bytes_for(2e10) * 2);
-        assert_eq!(table_bytes_for(2e8), 100_000_000);
+        assert_eq!(table_bytes_for(1e8), 50_000_000);
         // Deeper than memory allows: the budget less headroom, and why.
         let small = Some(MemorySource::Cgroup { limit: 1 << 30, free: 1 << 30 });
         let d10 = auto(10, 1.0, small).unwrap();
