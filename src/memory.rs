@@ -203,9 +203,9 @@ pub fn useful_bytes_for_nodes(nodes: f64) -> u64 {
 /// ones, and those grow slower than the nodes (from the start position,
 /// about as the 0.7th power at plies 6 to 8: OEIS A083276 against
 /// A048987). Fitted to counts of the start position on two threads, from
-/// cold memory, where a table sets up at about 0.85 GB/s: each size is the
-/// largest whose set-up stays under 5% of the wall time, and a larger one
-/// hits a few more probes that save about what its set-up costs. perft(8)
+/// cold memory, where a table sets up at about 0.85 GB/s, to keep the
+/// set-up under 5% of the wall time: a larger table hits a few more probes,
+/// which save about what its set-up costs. perft(8)
 /// gets 55 MiB; perft(9) 585 MiB (0.67-0.71 s of set-up, 16.1-16.2 s
 /// wall, against 1.0 s and 15.0-16.0 s with 841 MiB); perft(10) 6.1 GiB
 /// (7.5 s of set-up, 186.6 s wall, against 13.2 s and 186.3 s with 11 GiB,
