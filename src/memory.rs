@@ -173,9 +173,8 @@ fn headroom(bytes: u64) -> u64 {
 /// for a table to pay (perft(`depth`) estimated under 10⁸ nodes). The
 /// table holds subtrees of two plies and more, and transpositions make the
 /// positions far fewer than the nodes: perft(9) of the start position
-/// stores about 10⁸ counts, nine in ten in 8-byte entries; the 585 MiB it
-/// gets hits 57.6% of probes, against 59.9% in 841 MiB and the 62% that
-/// its distinct positions allow (how the size was fitted: `table_bytes_for`).
+/// stores about 10⁸ counts, nine in ten in 8-byte entries (the sizes the
+/// start position's counts get, and why: `table_bytes_for`).
 pub fn useful_table_bytes(board: &Board, depth: u32) -> u64 {
     if depth < 3 || estimate_nodes(board, depth).nodes < PAYS_FROM_NODES {
         return 0;
@@ -205,9 +204,9 @@ pub fn useful_bytes_for_nodes(nodes: f64) -> u64 {
 /// A048987). Fitted to counts of the start position on two threads, from
 /// cold memory, where a table sets up at about 0.85 GB/s, to keep the
 /// set-up under 5% of the wall time: a larger table hits a few more probes,
-/// which save about what its set-up costs. perft(8)
-/// gets 55 MiB; perft(9) 585 MiB (0.67-0.71 s of set-up, 16.1-16.2 s
-/// wall, against 1.0 s and 15.0-16.0 s with 841 MiB); perft(10) 6.1 GiB
+/// which save about what its set-up costs. perft(8) gets 55 MiB; perft(9)
+/// 585 MiB, 57.6% of probes hit (0.67-0.71 s of set-up, 16.1-16.2 s wall,
+/// against 59.9%, 1.0 s and 15.0-16.0 s with 841 MiB); perft(10) 6.1 GiB
 /// (7.5 s of set-up, 186.6 s wall, against 13.2 s and 186.3 s with 11 GiB,
 /// 9.6 s and 181.8 s with 8 GB).
 fn table_bytes_for(nodes_two_plies_up: f64) -> u64 {
@@ -353,7 +352,7 @@ mod tests {
         assert!(d8.megabytes > exact * 2 / 3 && d8.megabytes < exact * 3 / 2, "{d8:?}");
         assert_eq!(d8.auto.as_deref(), Some("auto: enough for depth 8"));
         // perft(9) and perft(10): the distinct positions grow slower than
-        // the nodes, and so does the table: 0.57 GB and 6 GB, not a byte per
+        // the nodes, and so does the table: 585 MiB and 6.1 GiB, not a byte per
         // two nodes of perft(7) = 3,195,901,860 and perft(8) =
         // 84,998,978,956 (1.5 GB and 40 GB).
         let d9 = auto(9, 1.0, plenty).unwrap();
