@@ -81,21 +81,29 @@ pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
 }
 
-/// The squares seen from any square of `squares` along a rank, file or
-/// diagonal, up to and including the first square of `occupied` on each
-/// line (as if a queen stood on each). With AVX2 fills, by one fill for
-/// all; otherwise by a lookup per square.
+/// The squares seen along a rank or file from any square of `straight` and
+/// along a diagonal from any square of `diagonal`, up to and including the
+/// first square of `occupied` on each line (as if a rook stood on each of
+/// the first and a bishop on each of the second). With AVX2 fills, by one
+/// fill for all; otherwise by a lookup per square and kind of line.
 #[inline(always)]
-pub(crate) fn queen_set_attacks<K: Isa>(squares: Bitboard, occupied: Bitboard) -> Bitboard {
+pub(crate) fn line_set_attacks<K: Isa>(
+    straight: Bitboard,
+    diagonal: Bitboard,
+    occupied: Bitboard,
+) -> Bitboard {
     #[cfg(target_arch = "x86_64")]
     if K::FILL {
         // SAFETY: `K` runs here, and `FILL` is only set for instruction sets
         // with AVX2 (`AVX512` for those with AVX-512VL and VPOPCNTDQ).
-        return unsafe { fill::slider_attacks::<K>(squares, squares, occupied) };
+        return unsafe { fill::slider_attacks::<K>(straight, diagonal, occupied) };
     }
     let mut seen = Bitboard::EMPTY;
-    for sq in squares {
-        seen |= K::queen_attacks(sq, occupied);
+    for sq in straight {
+        seen |= K::rook_attacks(sq, occupied);
+    }
+    for sq in diagonal {
+        seen |= K::bishop_attacks(sq, occupied);
     }
     seen
 }
