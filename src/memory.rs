@@ -230,23 +230,24 @@ const GROWTH: f64 = 0.75;
 /// (`what` names it: `depth 9`) and may hold `tables` tables of the size at
 /// once (a suite's recount makes a second one a quarter the size: 1.25):
 /// `None` for no table (0, or `auto` where none pays). An explicit size
-/// larger than `source` leaves is refused, the message naming both.
+/// larger than `source()` leaves is refused, the message naming both;
+/// `source` is asked only where a table is made.
 pub fn resolve_table(
     size: HashSize,
     useful: impl FnOnce() -> u64,
     what: &str,
     tables: f64,
-    source: Option<MemorySource>,
+    source: impl FnOnce() -> Option<MemorySource>,
 ) -> Result<Option<TableSize>, String> {
     match size {
         HashSize::Megabytes(0) => Ok(None),
         HashSize::Megabytes(megabytes) => {
-            check_fits(megabytes, (megabytes as f64 * tables).ceil() as u64, source)?;
+            check_fits(megabytes, (megabytes as f64 * tables).ceil() as u64, source())?;
             Ok(Some(TableSize { megabytes, auto: None }))
         }
         HashSize::Auto => match useful() {
             0 => Ok(None),
-            useful => Ok(Some(auto_within(useful, what, tables, source))),
+            useful => Ok(Some(auto_within(useful, what, tables, source()))),
         },
     }
 }
@@ -341,7 +342,7 @@ mod tests {
         let start = Board::startpos();
         let auto = |depth: u32, tables: f64, source: Option<MemorySource>| {
             let useful = || useful_table_bytes(&start, depth);
-            resolve_table(HashSize::Auto, useful, &format!("depth {depth}"), tables, source).unwrap()
+            resolve_table(HashSize::Auto, useful, &format!("depth {depth}"), tables, || source).unwrap()
         };
         let plenty = Some(MemorySource::Available(64 << 30));
         // Too small to pay.
@@ -372,16 +373,20 @@ mod tests {
         assert_eq!(auto(10, 1.0, None).unwrap().megabytes, 1024);
         // An explicit size is kept (0: none) and never sized by the count.
         let never = || -> u64 { panic!("an explicit size needs no estimate") };
-        let explicit = resolve_table(HashSize::Megabytes(64), never, "", 1.0, plenty).unwrap();
+        let explicit = resolve_table(HashSize::Megabytes(64), never, "", 1.0, || plenty).unwrap();
         assert_eq!(explicit, Some(TableSize { megabytes: 64, auto: None }));
-        assert_eq!(resolve_table(HashSize::Megabytes(0), never, "", 1.0, plenty), Ok(None));
+        // No table, no look at the memory.
+        let unasked = || -> Option<MemorySource> { panic!("no table needs no memory figure") };
+        assert_eq!(resolve_table(HashSize::Megabytes(0), never, "", 1.0, unasked), Ok(None));
+        assert_eq!(resolve_table(HashSize::Auto, || 0, "", 1.0, unasked), Ok(None));
     }
 
     #[test]
     fn sizes_over_the_limit_are_refused_with_both_numbers() {
         let source = Some(MemorySource::Cgroup { limit: 8 << 30, free: 6 << 30 });
-        let resolve =
-            |mb: u64, tables: f64, source| resolve_table(HashSize::Megabytes(mb), || 0, "", tables, source);
+        let resolve = |mb: u64, tables: f64, source| {
+            resolve_table(HashSize::Megabytes(mb), || 0, "", tables, || source)
+        };
         assert!(resolve(4096, 1.0, source).is_ok());
         let error = resolve(16384, 1.0, source).unwrap_err();
         assert!(

@@ -184,8 +184,12 @@ pub fn main() -> ExitCode {
         env!("PERFT_BUILD_PROFILE"),
         env!("PERFT_RUSTC_VERSION")
     );
-    let command = Cli::command().version(version).long_version(long_version);
-    let parsed = command.clone().try_get_matches().and_then(|matches| Cli::from_arg_matches(&matches));
+    let mut command = Cli::command().version(version).long_version(long_version);
+    // Parsed in place, not on a copy of the whole definition (start-up
+    // counts in short runs).
+    let parsed = command
+        .try_get_matches_from_mut(std::env::args_os())
+        .and_then(|matches| Cli::from_arg_matches(&matches));
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {

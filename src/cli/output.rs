@@ -370,7 +370,7 @@ pub fn choose_table(
     tables: f64,
 ) -> Result<Option<TableSize>> {
     let Some(size) = size.or(default_auto.then_some(HashSize::Auto)) else { return Ok(None) };
-    memory::resolve_table(size, useful, what, tables, memory::memory_source()).map_err(anyhow::Error::msg)
+    memory::resolve_table(size, useful, what, tables, memory::memory_source).map_err(anyhow::Error::msg)
 }
 
 /// Makes the table `choice` names, zeroed by `threads` threads.

@@ -449,7 +449,7 @@ fn unit_table_size(
 ) -> Result<(u64, Option<String>), DistError> {
     let nodes = || first.map_or(0.0, |board| estimate_nodes(board, depth).nodes * positions as f64);
     let useful = || memory::useful_bytes_for_nodes(nodes());
-    match memory::resolve_table(hash, useful, "this unit", 1.0, memory::memory_source()) {
+    match memory::resolve_table(hash, useful, "this unit", 1.0, memory::memory_source) {
         Ok(Some(table)) => Ok((table.megabytes, table.auto)),
         Ok(None) if hash == HashSize::Auto => Ok((0, Some("auto: this unit is too small to pay".into()))),
         Ok(None) => Ok((0, None)),
