@@ -5,9 +5,12 @@ runs interleaved round by round, best of N per position.
 
     scripts/kernel-race.py native=/tmp/perft-native portable=target/release/perft
     scripts/kernel-race.py --kernels target/release/perft
+    scripts/kernel-race.py cozy-chess=cmd:target/release/examples/cozy-perft perft=target/release/perft
 
 A contender is NAME=BINARY, or NAME=BINARY@KERNEL to run it with
-PERFT_CPU=KERNEL. --kernels BINARY races every kernel the binary says this
+PERFT_CPU=KERNEL, or NAME=cmd:PROGRAM for another perft run as
+`PROGRAM DEPTH FEN` that prints its count last (such as the cozy-perft
+example: `cargo build --release --example cozy-perft`). --kernels BINARY races every kernel the binary says this
 CPU supports (`perft --version`). The first contender is the reference of
 the ratios (time of the reference / time of the contender: above 1 is
 faster). Prints a Markdown table; --json FILE also writes the figures.
@@ -35,9 +38,15 @@ POSITIONS = [
 def contender(text):
     name, _, spec = text.partition("=")
     if not spec:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=BINARY or NAME=BINARY@KERNEL")
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=BINARY, NAME=BINARY@KERNEL or NAME=cmd:PROGRAM")
+    if spec.startswith("cmd:"):
+        return name, spec[len("cmd:"):], COMMAND
     binary, _, kernel = spec.partition("@")
     return name, binary, kernel or None
+
+
+# The "kernel" of a contender that is another program (NAME=cmd:PROGRAM).
+COMMAND = object()
 
 
 def supported_kernels(binary):
@@ -52,19 +61,21 @@ def supported_kernels(binary):
 def run_once(binary, kernel, fen, depth, expected):
     env = dict(os.environ)
     env.pop("PERFT_CPU", None)
-    if kernel:
-        env["PERFT_CPU"] = kernel
+    if kernel is COMMAND:
+        argv = [binary, str(depth), fen]
+    else:
+        argv = [binary, "run", str(depth), "--fen", fen, "-t", "1", "-q", "--hash", "0"]
+        if kernel:
+            env["PERFT_CPU"] = kernel
     start = time.perf_counter()
-    out = subprocess.run(
-        [binary, "run", str(depth), "--fen", fen, "-t", "1", "-q", "--hash", "0"],
-        capture_output=True, text=True, env=env,
-    )
+    out = subprocess.run(argv, capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - start
+    who = binary if kernel is COMMAND else f"{binary} (PERFT_CPU={kernel})"
     if out.returncode != 0:
-        sys.exit(f"{binary} (PERFT_CPU={kernel}) failed: {out.stderr.strip()}")
+        sys.exit(f"{who} failed: {out.stderr.strip()}")
     nodes = int(out.stdout.split()[-1])
     if expected is not None and nodes != expected:
-        sys.exit(f"{binary} (PERFT_CPU={kernel}) counted {nodes}, expected {expected} at {fen} depth {depth}")
+        sys.exit(f"{who} counted {nodes}, expected {expected} at {fen} depth {depth}")
     return seconds
 
 
@@ -118,7 +129,9 @@ def main():
             "rounds": args.rounds,
             "depth_delta": args.depth_delta,
             "reference": reference,
-            "contenders": [{"name": n, "binary": b, "kernel": k} for n, b, k in contenders],
+            "contenders": [
+                {"name": n, "binary": b, "kernel": "command" if k is COMMAND else k} for n, b, k in contenders
+            ],
             "best_seconds": {f"{n}/{p}": s for (n, p), s in best.items()},
             "geomean_ratio": geomeans,
         }
