@@ -31,7 +31,7 @@ pub const MAX_DEPTH: u32 = 64;
 /// 61,885,021,521,585,529,237.
 pub const U64_SAFE_DEPTH: u32 = 6;
 const _: () = assert!((MAX_LEGAL_MOVES as u128).pow(U64_SAFE_DEPTH) < u64::MAX as u128);
-const _: () = assert!(parallel::SERIAL_DEPTH + 1 <= U64_SAFE_DEPTH);
+const _: () = assert!(parallel::SERIAL_DEPTH < U64_SAFE_DEPTH);
 
 /// A rough estimate of perft(`depth`) without hashing, and the seconds
 /// one thread took to make it: counts depth 1, 2, ... until a count
