@@ -200,6 +200,18 @@ impl<'a> Compact<'a> {
         }
     }
 
+    /// `color`'s rook-like sliders (rooks and queens) and bishop-like ones
+    /// (bishops and queens), as [`Compact::pieces`] sees them.
+    #[inline(always)]
+    fn sliders<const ROOKS_ONLY: bool>(&self, color: Color) -> (Bitboard, Bitboard) {
+        let queens = self.pieces::<ROOKS_ONLY>(PieceKind::Queen);
+        let side = self.by_color[color as usize];
+        (
+            (self.pieces::<ROOKS_ONLY>(PieceKind::Rook) | queens) & side,
+            (self.pieces::<ROOKS_ONLY>(PieceKind::Bishop) | queens) & side,
+        )
+    }
+
     /// Whether no knight, bishop or queen stands on the board and none can
     /// arrive by the next move: the side to move, `WHITE`, has no pawn on
     /// its seventh rank.
@@ -357,14 +369,8 @@ impl<'a> Compact<'a> {
         zone: Bitboard,
         occupied: Bitboard,
     ) -> Bitboard {
-        let queens = self.pieces::<ROOKS_ONLY>(PieceKind::Queen);
-        let side = self.by_color[color as usize];
-        slider_danger::<K>(
-            (self.pieces::<ROOKS_ONLY>(PieceKind::Rook) | queens) & side,
-            (self.pieces::<ROOKS_ONLY>(PieceKind::Bishop) | queens) & side,
-            zone,
-            occupied,
-        )
+        let (straight, diagonal) = self.sliders::<ROOKS_ONLY>(color);
+        slider_danger::<K>(straight, diagonal, zone, occupied)
     }
 
     #[inline(always)]
@@ -879,9 +885,7 @@ impl QuietChildren {
         // square (a discovered check); where one of each does, ours (its
         // leaving pins the other).
         let ours = occupied - theirs;
-        let queens = position.pieces::<ROOKS_ONLY>(PieceKind::Queen);
-        let straight = (position.pieces::<ROOKS_ONLY>(PieceKind::Rook) | queens) & ours;
-        let diagonal = (position.pieces::<ROOKS_ONLY>(PieceKind::Bishop) | queens) & ours;
+        let (straight, diagonal) = position.sliders::<ROOKS_ONLY>(sides::<WHITE>().0);
         let mut unsafe_squares = Bitboard::EMPTY;
         let mut pinners = Bitboard::EMPTY;
         let aligned = (crate::attacks::rook_rays(their_king) & straight)
@@ -1067,9 +1071,7 @@ impl InPlace {
         }
         let lifted = occupied.without(their_king);
         // Only the kinds of line the moving side has sliders for.
-        let queens = position.pieces::<ROOKS_ONLY>(PieceKind::Queen);
-        let straight = (position.pieces::<ROOKS_ONLY>(PieceKind::Rook) | queens) & ours;
-        let diagonal = (position.pieces::<ROOKS_ONLY>(PieceKind::Bishop) | queens) & ours;
+        let (straight, diagonal) = position.sliders::<ROOKS_ONLY>(us);
         let zone_lines = zone
             | crate::attacks::line_set_attacks::<K>(
                 if straight.any() { zone } else { Bitboard::EMPTY },
