@@ -10,10 +10,11 @@ runs interleaved round by round, best of N per position.
 A contender is NAME=BINARY, or NAME=BINARY@KERNEL to run it with
 PERFT_CPU=KERNEL, or NAME=cmd:PROGRAM for another perft run as
 `PROGRAM DEPTH FEN` that prints its count last (such as the cozy-perft
-example: `cargo build --release --example cozy-perft`). --kernels BINARY races every kernel the binary says this
-CPU supports (`perft --version`). The first contender is the reference of
-the ratios (time of the reference / time of the contender: above 1 is
-faster). Prints a Markdown table; --json FILE also writes the figures.
+example: `cargo build --release --example cozy-perft`). --kernels BINARY
+races every kernel the binary says this CPU supports (`perft --version`).
+The first contender is the reference of the ratios (time of the reference
+/ time of the contender: above 1 is faster). Prints a Markdown table;
+--json FILE also writes the figures.
 """
 
 import argparse
