@@ -351,7 +351,8 @@ pub fn divide_parallel(
 pub const MAX_THREADS: usize = 1024;
 
 /// Runs `f` on a rayon pool of `threads` threads, clamped to 1 to
-/// [`MAX_THREADS`].
+/// [`MAX_THREADS`]: on the caller's own pool, without starting another,
+/// where the caller is a worker of a pool of that size.
 ///
 /// # Errors
 /// If the operating system refuses to start the threads.
@@ -359,6 +360,11 @@ pub fn with_threads<T: Send>(
     threads: usize,
     f: impl FnOnce() -> T + Send,
 ) -> Result<T, rayon::ThreadPoolBuildError> {
+    if rayon::current_thread_index().is_some()
+        && rayon::current_num_threads() == threads.clamp(1, MAX_THREADS)
+    {
+        return Ok(f());
+    }
     Ok(thread_pool(threads)?.install(f))
 }
 
