@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 pub use perft::memory::HashSize;
 
 const COMPARE_HELP: &str = "\
@@ -78,38 +78,38 @@ pub enum Command {
     /// Count the leaf nodes DEPTH plies below a position, with a divide per
     /// root move in Stockfish's `go perft` format.
     #[command(after_help = EXIT_STATUS)]
-    Run(RunArgs),
+    Run(Deferred<RunArgs>),
     /// Check perft counts against EPD (`;D1 20`) or `.perft` suites; with no
     /// files, run the bundled default suite.
     #[command(after_help = EXIT_STATUS)]
-    Suite(SuiteArgs),
+    Suite(Deferred<SuiteArgs>),
     /// Time a fixed benchmark set (positions/bench.epd by default): warm-up,
     /// then samples of at least --sample-time per position, with their spread.
     #[command(after_help = EXIT_STATUS)]
-    Bench(BenchArgs),
+    Bench(Deferred<BenchArgs>),
     /// Race other engines (UCI `go perft` or command templates such as
     /// qperft) against this one on the same positions, cross-checking counts.
     #[command(after_help = COMPARE_HELP)]
-    Compare(CompareArgs),
+    Compare(Deferred<CompareArgs>),
     /// Compare two bench, suite or compare reports: changed counts, and
     /// speed changes judged against the noise.
     #[command(after_help = DIFF_HELP)]
-    Diff(DiffArgs),
+    Diff(Deferred<DiffArgs>),
     /// Draw charts from compare reports (Mnps per position per engine) and
     /// bench reports (Mnps over time) into a self-contained HTML page or SVG.
     #[command(after_help = EXIT_STATUS)]
-    Report(ReportArgs),
+    Report(Deferred<ReportArgs>),
     /// Check another engine's perft against suites; bisect every wrong count
     /// down to the position and move it comes from.
     #[command(after_help = CHECK_HELP)]
-    Check(CheckArgs),
+    Check(Deferred<CheckArgs>),
     /// Bisect one position's count difference with another engine, step by
     /// step.
     #[command(after_help = CHECK_HELP)]
-    Debug(DebugArgs),
+    Debug(Deferred<DebugArgs>),
     /// The engine interface of the perftree debugger: `perft perftree DEPTH
     /// FEN [MOVES]` prints `move count` lines, a blank line and the total.
-    Perftree(PerftreeArgs),
+    Perftree(Deferred<PerftreeArgs>),
     /// A minimal UCI engine on stdin/stdout with Stockfish's `go perft`
     /// (uci, isready, ucinewgame, position, go perft, setoption, d, quit).
     Uci,
@@ -117,34 +117,89 @@ pub enum Command {
     /// records) at depths 1 to D and write them as EPD lines with
     /// `;D1 ... ;DD` counts.
     #[command(after_help = LABEL_HELP)]
-    Label(LabelArgs),
+    Label(Deferred<LabelArgs>),
     /// Split a deep count into work units of unique positions PLY plies
     /// down (transpositions merged), written to a plan directory.
     #[command(after_help = SPLIT_HELP)]
-    Split(SplitArgs),
+    Split(Deferred<SplitArgs>),
     /// Count one unit of a plan (the index from --index, or from
     /// SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX).
     #[command(after_help = UNIT_HELP)]
-    Unit(UnitArgs),
+    Unit(Deferred<UnitArgs>),
     /// Check every unit result of a plan and print the total and the root
     /// divide, in `run`'s format.
     #[command(after_help = MERGE_HELP)]
-    Merge(MergeArgs),
+    Merge(Deferred<MergeArgs>),
     /// Say where a plan stands: units done, running (a fresh heartbeat) and
     /// missing, nodes counted so far, time left. Writes nothing into the
     /// plan; runs while units count elsewhere.
     #[command(after_help = STATUS_HELP)]
-    Status(StatusArgs),
+    Status(Deferred<StatusArgs>),
     /// Print a shell completion script (bash, zsh, fish, powershell or
     /// elvish) for this program to stdout.
     #[command(after_help = COMPLETIONS_HELP)]
-    Completions(CompletionsArgs),
+    Completions(Deferred<CompletionsArgs>),
     /// Print the manual page (roff) to stdout, or write every page
     /// (perft.1, perft-run.1, ...) to a directory.
     #[command(
         after_help = "Install: perft man --dir ~/.local/share/man/man1 (then `man perft`, `man perft-run`)"
     )]
-    Man(ManArgs),
+    Man(Deferred<ManArgs>),
+}
+
+/// A subcommand's arguments, built only when that subcommand is parsed or
+/// its help is shown ([`clap::Command::defer`]): a run does not build the
+/// other subcommands' arguments (a quarter of a millisecond at start-up).
+#[derive(Debug)]
+pub struct Deferred<T>(pub T);
+
+/// `augment` on `command`, which keeps the description it has: the doc
+/// comment of a flattened group would otherwise replace the subcommand's,
+/// since deferred arguments are added after it.
+fn keeping_about(command: clap::Command, augment: fn(clap::Command) -> clap::Command) -> clap::Command {
+    let about = command.get_about().cloned();
+    let long_about = command.get_long_about().cloned();
+    let command = augment(command);
+    let command = match about {
+        Some(about) => command.about(about),
+        None => command.about(None::<&str>),
+    };
+    match long_about {
+        Some(long_about) => command.long_about(long_about),
+        None => command.long_about(None::<&str>),
+    }
+}
+
+impl<T: Args> Args for Deferred<T> {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        command.defer(|command| keeping_about(command, T::augment_args))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        command.defer(|command| keeping_about(command, T::augment_args_for_update))
+    }
+
+    fn group_id() -> Option<clap::Id> {
+        T::group_id()
+    }
+}
+
+impl<T: FromArgMatches> FromArgMatches for Deferred<T> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(matches).map(Deferred)
+    }
+
+    fn from_arg_matches_mut(matches: &mut ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Deferred)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(matches)
+    }
+
+    fn update_from_arg_matches_mut(&mut self, matches: &mut ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(matches)
+    }
 }
 
 #[derive(Debug, Args)]

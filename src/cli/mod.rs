@@ -28,7 +28,7 @@ use perft::kernel::{Kernel, Level};
 #[cfg(unix)]
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
-pub use args::{Cli, Command};
+pub use args::{Cli, Command, Deferred};
 
 /// Exit status: every count matched (or nothing to check).
 pub const EXIT_OK: u8 = 0;
@@ -243,26 +243,26 @@ pub fn main() -> ExitCode {
         Command::Compare(_) | Command::Check(_) | Command::Debug(_)
     ));
     let result = match cli.command {
-        Command::Run(args) => match args.resolve() {
+        Command::Run(Deferred(args)) => match args.resolve() {
             Ok(args) => run::run(args),
             Err(message) => Err(anyhow::anyhow!(message)),
         },
-        Command::Suite(args) => suite::suite(args),
-        Command::Bench(args) => bench::bench(args),
-        Command::Compare(args) => compare::compare(args),
-        Command::Diff(args) => diff::diff(args),
-        Command::Report(args) => report::report(args),
-        Command::Check(args) => check::check(args),
-        Command::Debug(args) => check::debug(args),
-        Command::Perftree(args) => perftree::perftree(args),
+        Command::Suite(Deferred(args)) => suite::suite(args),
+        Command::Bench(Deferred(args)) => bench::bench(args),
+        Command::Compare(Deferred(args)) => compare::compare(args),
+        Command::Diff(Deferred(args)) => diff::diff(args),
+        Command::Report(Deferred(args)) => report::report(args),
+        Command::Check(Deferred(args)) => check::check(args),
+        Command::Debug(Deferred(args)) => check::debug(args),
+        Command::Perftree(Deferred(args)) => perftree::perftree(args),
         Command::Uci => uci_server::uci(),
-        Command::Label(args) => label::label_command(args),
-        Command::Split(args) => split::split(args),
-        Command::Unit(args) => unit::unit(args),
-        Command::Merge(args) => merge::merge(args),
-        Command::Status(args) => status::status(args),
-        Command::Completions(args) => completions(command, args.shell),
-        Command::Man(args) => man_page(command, args.dir.as_deref()),
+        Command::Label(Deferred(args)) => label::label_command(args),
+        Command::Split(Deferred(args)) => split::split(args),
+        Command::Unit(Deferred(args)) => unit::unit(args),
+        Command::Merge(Deferred(args)) => merge::merge(args),
+        Command::Status(Deferred(args)) => status::status(args),
+        Command::Completions(Deferred(args)) => completions(command, args.shell),
+        Command::Man(Deferred(args)) => man_page(command, args.dir.as_deref()),
     };
     match result {
         Ok(code) => ExitCode::from(code),
