@@ -670,3 +670,68 @@ fn a_fifo_nobody_reads_is_given_up() {
     assert!(text(&output.stderr).contains("nothing read the FIFO"), "{}", text(&output.stderr));
     assert!(start.elapsed() < Duration::from_secs(40), "took {:?}", start.elapsed());
 }
+
+/// The second stop signal ends a command at once, even one that waits (here
+/// on a FIFO report that nobody reads, for up to 10 s): the first is
+/// reported, and the exit status is the second's.
+#[test]
+fn a_second_signal_ends_the_program_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("report.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let child = bin()
+        .args(["run", "3", "-q", "--json"])
+        .arg(&fifo)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    signal(&child, "INT");
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&child, "TERM");
+    let output = finish(child, Duration::from_secs(8));
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(143), "{stderr}");
+    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+    assert!(stderr.contains("Ctrl-C: finishing what is running"), "{stderr}");
+}
+
+/// A one-thread run counts on the main thread and handles stop signals
+/// without a thread: the process has one thread. Where the main stack may
+/// not grow to 4 MiB, a worker with a stack of its own counts instead.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_one_thread_run_starts_no_thread_where_the_main_stack_suffices() {
+    for (stack_kib, expected_threads) in [(8192, 1), (256, 2)] {
+        let child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -s {stack_kib} && exec \"$0\" run 7 -t 1 --hash 0 -q"))
+            .arg(env!("CARGO_BIN_EXE_perft"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let tasks = format!("/proc/{}/task", child.id());
+        let mut most = 0;
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(60) {
+            // Its threads, sampled over the first 300 ms (the count takes
+            // longer): a worker is started before the count begins.
+            match std::fs::read_dir(&tasks) {
+                Ok(entries) => most = most.max(entries.count()),
+                Err(_) => break,
+            }
+            if start.elapsed() > Duration::from_millis(300) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let output = finish(child, Duration::from_secs(120));
+        assert_eq!(text(&output.stdout).trim(), "3195901860", "{}", text(&output.stderr));
+        assert_eq!(most, expected_threads, "threads with a {stack_kib} KiB stack limit");
+    }
+}

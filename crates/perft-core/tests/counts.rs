@@ -66,3 +66,21 @@ fn shakmaty_agrees() {
         }
     }
 }
+
+#[test]
+fn with_threads_runs_in_place_on_a_pool_of_the_size_asked() {
+    let pool = perft_core::counting::thread_pool(3).unwrap();
+    pool.install(|| {
+        let here = (rayon::current_thread_index(), std::thread::current().id());
+        // A pool of the size asked already runs this: no pool of its own.
+        let inside =
+            with_threads(3, || (rayon::current_thread_index(), std::thread::current().id())).unwrap();
+        assert_eq!(inside, here);
+        // Another size: a pool of that size, whatever the caller is on.
+        assert_eq!(with_threads(2, rayon::current_num_threads).unwrap(), 2);
+        assert_ne!(with_threads(1, || std::thread::current().id()).unwrap(), here.1);
+    });
+    // Outside any pool, a pool of its own even for one thread.
+    assert_eq!(with_threads(1, rayon::current_thread_index).unwrap(), Some(0));
+    assert_ne!(with_threads(1, || std::thread::current().id()).unwrap(), std::thread::current().id());
+}
