@@ -34,19 +34,15 @@ pub fn threads(requested: Option<usize>) -> Result<usize> {
     }
 }
 
-/// Makes the main thread the one worker of a pool that lasts until the
-/// program ends, so that counts on one thread ([`with_threads`] with 1) run
-/// on it instead of on a thread started for each (a thread and its stack
-/// cost 0.1 ms, a few percent of a short run). Does nothing on other
-/// threads, or where the main thread's stack is not known to be deep
-/// enough (see [`main_stack_suffices`]).
+/// Makes the main thread the one worker of a pool of one thread
+/// ([`perft::counting::count_on_this_thread`]), so that one-thread counts
+/// start no thread. Does nothing on other threads, or where the main
+/// thread's stack is not known to be deep enough (see
+/// [`main_stack_suffices`]).
 fn count_on_main_thread() {
-    static MAIN_POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
-    if std::thread::current().name() == Some("main")
-        && rayon::current_thread_index().is_none()
-        && main_stack_suffices()
-    {
-        MAIN_POOL.get_or_init(|| perft::counting::pool_builder(1).use_current_thread().build().ok());
+    if std::thread::current().name() == Some("main") && main_stack_suffices() {
+        // Refused only on a thread that is already a worker: it counts as is.
+        let _ = perft::counting::count_on_this_thread();
     }
 }
 

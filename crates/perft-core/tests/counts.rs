@@ -68,19 +68,30 @@ fn shakmaty_agrees() {
 }
 
 #[test]
-fn with_threads_runs_in_place_on_a_pool_of_the_size_asked() {
-    let pool = perft_core::counting::thread_pool(3).unwrap();
+fn with_threads_counts_in_place_only_on_a_thread_that_asked() {
+    use perft_core::counting::count_on_this_thread;
+    let this = || std::thread::current().id();
+    // Outside any pool, and on a worker of someone else's pool of one
+    // thread: a pool of its own.
+    assert_ne!(with_threads(1, this).unwrap(), this());
+    let pool = perft_core::counting::thread_pool(1).unwrap();
     pool.install(|| {
-        let here = (rayon::current_thread_index(), std::thread::current().id());
-        // A pool of the size asked already runs this: no pool of its own.
-        let inside =
-            with_threads(3, || (rayon::current_thread_index(), std::thread::current().id())).unwrap();
-        assert_eq!(inside, here);
-        // Another size: a pool of that size, whatever the caller is on.
-        assert_eq!(with_threads(2, rayon::current_num_threads).unwrap(), 2);
-        assert_ne!(with_threads(1, || std::thread::current().id()).unwrap(), here.1);
+        assert_ne!(with_threads(1, this).unwrap(), this());
+        // A worker of a pool cannot be taken over again.
+        assert!(count_on_this_thread().is_err());
     });
-    // Outside any pool, a pool of its own even for one thread.
-    assert_eq!(with_threads(1, rayon::current_thread_index).unwrap(), Some(0));
-    assert_ne!(with_threads(1, || std::thread::current().id()).unwrap(), std::thread::current().id());
+    std::thread::spawn(move || {
+        count_on_this_thread().unwrap();
+        count_on_this_thread().unwrap();
+        // One thread: here, and counting as elsewhere.
+        assert_eq!(with_threads(1, this).unwrap(), this());
+        assert_eq!(with_threads(1, rayon::current_num_threads).unwrap(), 1);
+        let start = Board::startpos();
+        assert_eq!(with_threads(1, || perft_parallel(&start, 4, Mode::Bulk)).unwrap(), 197_281);
+        // Other sizes: a pool of that size.
+        assert_eq!(with_threads(2, rayon::current_num_threads).unwrap(), 2);
+        assert_ne!(with_threads(2, this).unwrap(), this());
+    })
+    .join()
+    .unwrap();
 }

@@ -8,8 +8,8 @@ pub mod stats;
 
 pub use hash::{KeySet, PerftTable};
 pub use parallel::{
-    divide_parallel, divide_with_progress, perft_parallel, perft_with, pool_builder, thread_pool,
-    with_threads, CountOptions, MAX_THREADS, SERIAL_DEPTH,
+    count_on_this_thread, divide_parallel, divide_with_progress, perft_parallel, perft_with, pool_builder,
+    thread_pool, with_threads, CountOptions, MAX_THREADS, SERIAL_DEPTH,
 };
 pub use stats::{perft_stats, perft_stats_on, DepthStats};
 
