@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::Resettable;
 use clap::{ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 pub use perft::memory::HashSize;
 
@@ -147,6 +148,14 @@ pub enum Command {
     Man(Deferred<ManArgs>),
 }
 
+impl Command {
+    /// Whether the command may start other engines (whose process groups a
+    /// second stop signal must kill).
+    pub fn starts_engines(&self) -> bool {
+        matches!(self, Command::Compare(_) | Command::Check(_) | Command::Debug(_))
+    }
+}
+
 /// A subcommand's arguments, built only when that subcommand is parsed or
 /// its help is shown ([`clap::Command::defer`]): a run does not build the
 /// other subcommands' arguments (a quarter of a millisecond at start-up).
@@ -157,17 +166,9 @@ pub struct Deferred<T>(pub T);
 /// comment of a flattened group would otherwise replace the subcommand's,
 /// since deferred arguments are added after it.
 fn keeping_about(command: clap::Command, augment: fn(clap::Command) -> clap::Command) -> clap::Command {
-    let about = command.get_about().cloned();
-    let long_about = command.get_long_about().cloned();
-    let command = augment(command);
-    let command = match about {
-        Some(about) => command.about(about),
-        None => command.about(None::<&str>),
-    };
-    match long_about {
-        Some(long_about) => command.long_about(long_about),
-        None => command.long_about(None::<&str>),
-    }
+    let about = Resettable::from(command.get_about().cloned());
+    let long_about = Resettable::from(command.get_long_about().cloned());
+    augment(command).about(about).long_about(long_about)
 }
 
 impl<T: Args> Args for Deferred<T> {

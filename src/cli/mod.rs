@@ -109,17 +109,27 @@ fn stop_message(signal: i32) -> &'static str {
     }
 }
 
-/// What a stop signal does: the first raises [`INTERRUPTED`], the second
-/// (or the first, where [`EXIT_ON_SIGNAL`] is set) ends the program.
-fn on_stop_signal(signal: i32) {
+/// Records a stop signal: true for the first, which raises [`INTERRUPTED`];
+/// false where the program must end now (a second signal, or any where
+/// [`EXIT_ON_SIGNAL`] is set). Atomics only, so a signal handler may call it.
+fn record_stop_signal(signal: i32) -> bool {
     if EXIT_ON_SIGNAL.load(Ordering::SeqCst)
         || SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst).is_err()
     {
-        // The second signal: no destructor runs, so end the engines here.
+        return false;
+    }
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    true
+}
+
+/// What a stop signal does, on a thread of its own: the first raises
+/// [`INTERRUPTED`] and says so, the second ends the engines and the program.
+fn on_stop_signal(signal: i32) {
+    if !record_stop_signal(signal) {
+        // No destructor runs, so end the engines here.
         perft::engine::kill_all();
         std::process::exit(128 + signal);
     }
-    INTERRUPTED.store(true, Ordering::SeqCst);
     // After SIGHUP the terminal may be gone: never panic on stderr.
     let _ = std::io::stderr().write_all(stop_message(signal).as_bytes());
 }
@@ -129,13 +139,10 @@ fn on_stop_signal(signal: i32) {
 /// async-signal-safe (ending engines takes a lock, which is not).
 #[cfg(unix)]
 fn on_stop_signal_in_handler(signal: i32) {
-    if EXIT_ON_SIGNAL.load(Ordering::SeqCst)
-        || SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst).is_err()
-    {
+    if !record_stop_signal(signal) {
         // SAFETY: `_exit` ends the process without touching its memory.
         unsafe { libc::_exit(128 + signal) };
     }
-    INTERRUPTED.store(true, Ordering::SeqCst);
     let message = stop_message(signal);
     // SAFETY: `write` reads `message.len()` bytes of a static string. A
     // closed stderr only makes it fail, which changes nothing.
@@ -238,10 +245,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    install_signal_handlers(matches!(
-        cli.command,
-        Command::Compare(_) | Command::Check(_) | Command::Debug(_)
-    ));
+    install_signal_handlers(cli.command.starts_engines());
     let result = match cli.command {
         Command::Run(Deferred(args)) => match args.resolve() {
             Ok(args) => run::run(args),

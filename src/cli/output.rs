@@ -17,7 +17,8 @@ use super::args::{PatternArgs, PositionArgs};
 
 /// The thread count to use: as asked (1 to [`MAX_THREADS`], refused
 /// otherwise before any work starts), or all cores (at most
-/// [`MAX_THREADS`]).
+/// [`MAX_THREADS`]). Where one thread is asked for, the main thread is made
+/// to count ([`count_on_main_thread`]).
 pub fn threads(requested: Option<usize>) -> Result<usize> {
     match requested {
         Some(0) => bail!("--threads must be at least 1"),
