@@ -810,6 +810,11 @@ struct InPlace {
     /// The squares of the other king's zone the moving side's sliders
     /// attack.
     slider_danger: Bitboard,
+    /// The squares a pawn push that is counted with the others (see
+    /// [`QuietChildren::count_pushes_in_place`]) neither leaves nor enters:
+    /// the cuts of the other side's sliders, those of the moving side's
+    /// sight of the zone, and those from which a pawn attacks the zone.
+    push_apart: Bitboard,
     /// The other king's path for each castling it may try as far as its
     /// rights and the empty squares go (indexed by [`CastlingSide`]), or
     /// every square where it may not: the danger map is never empty (the
@@ -835,6 +840,7 @@ impl InPlace {
         pawn_attacks_east: Bitboard::EMPTY,
         king_targets: Bitboard::EMPTY,
         slider_danger: Bitboard::EMPTY,
+        push_apart: Bitboard::FULL,
         castling_paths: [Bitboard::FULL; 2],
     };
 }
@@ -1019,6 +1025,81 @@ impl QuietChildren {
     }
 }
 
+impl QuietChildren {
+    /// The pawn pushes onto `targets` (their quiet children, one step of
+    /// `delta` squares each) whose children can be counted together by
+    /// [`QuietChildren::count_pushes_in_place`].
+    #[inline(always)]
+    fn pushes_together(&self, targets: Bitboard, delta: i8) -> Bitboard {
+        let apart = self.in_place.push_apart;
+        targets - apart - shifted(apart, delta)
+    }
+
+    /// The legal moves of all the quiet children after pawn pushes onto
+    /// `targets` of `delta` squares each, summed without a loop over them,
+    /// where [`QuietChildren::pushes_together`] chose `targets` and the
+    /// moving side's pawns, knights and king attack `leaper_attacks` in
+    /// `parent`, `WHITE` to move. Such a push leaves the other side's
+    /// sliders their moves, and the danger on the other king's zone as it
+    /// is in the parent, so every child has the parent's moves but for the
+    /// other side's pawns, whose moves differ from the parent's by what
+    /// stands on the pushed pawn's two squares: a child loses the single
+    /// push onto its target and the double pushes through it or onto it,
+    /// and a capture of the pawn where it was, and gains one where it went.
+    /// A pawn's push onto the square it leaves, or over it, is never open
+    /// (a pawn of the other side would stand on the target or in between);
+    /// a push is never on a rank where the other side promotes.
+    #[inline(always)]
+    fn count_pushes_in_place<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
+        &self,
+        parent: &Compact,
+        targets: Bitboard,
+        delta: i8,
+        leaper_attacks: Bitboard,
+    ) -> u64 {
+        debug_assert!(CASTLING != CHESS960_CASTLING);
+        let in_place = &self.in_place;
+        let (us, them) = sides::<WHITE>();
+        let occupied = parent.by_color[0] | parent.by_color[1];
+        let ours = parent.by_color[us as usize];
+        let from = shifted(targets, -delta);
+        let pushes = in_place.pawn_pushes;
+        let single = pushes - occupied;
+        // The squares of single pushes from which a double push is open.
+        let doubles = single & Rank::Third.relative_to(them).bitboard() & pawn_set_pushes(us, !occupied);
+        let (west, east) = (in_place.pawn_attacks_west, in_place.pawn_attacks_east);
+        debug_assert!((from & pushes).is_empty());
+        debug_assert!(((targets | from) & Rank::Eighth.relative_to(them).bitboard()).is_empty());
+        // One child's moves, as the parent's occupancy gives them.
+        let danger = leaper_attacks | in_place.slider_danger;
+        let mut moves = in_place.fixed_moves
+            + in_place.slider_moves
+            + pawn_move_count::<WHITE, PROMOTIONS>(pushes, west, east, occupied, ours)
+            + u64::from((in_place.king_targets - danger).count());
+        if CASTLING != NO_CASTLING {
+            let [king_side, queen_side] = in_place.castling_paths;
+            moves += u64::from((king_side & danger).is_empty()) + u64::from((queen_side & danger).is_empty());
+        }
+        let gained = (targets & west).count() + (targets & east).count();
+        let lost = (targets & pushes).count()
+            + (targets & doubles).count()
+            + (targets & pawn_set_pushes(them, doubles)).count()
+            + (from & west).count()
+            + (from & east).count();
+        u64::from(targets.count()) * moves + u64::from(gained) - u64::from(lost)
+    }
+}
+
+/// `squares` moved `delta` squares towards h8 (towards a1 where negative).
+#[inline(always)]
+fn shifted(squares: Bitboard, delta: i8) -> Bitboard {
+    if delta > 0 {
+        Bitboard(squares.0 << delta)
+    } else {
+        Bitboard(squares.0 >> -delta)
+    }
+}
+
 impl InPlace {
     /// What `position`, `WHITE` to move, knows of its quiet children to
     /// count their moves in place, given where the other king stands, the
@@ -1095,6 +1176,7 @@ impl InPlace {
             pawn_attacks_east,
             king_targets,
             slider_danger: sight & zone,
+            push_apart: cuts | (sight & zone_lines) | pawn_set_attacks(them, zone),
             castling_paths,
         }
     }
@@ -1375,6 +1457,41 @@ impl<
         };
     }
 
+    /// The legal moves of the quiet children after the pawn pushes onto
+    /// `targets`, `delta` squares each, counted together (see
+    /// [`QuietChildren::count_pushes_in_place`]).
+    #[inline(always)]
+    fn pushes_in_place(&self, targets: Bitboard, delta: i8) -> u64 {
+        let moves = self.quiet.count_pushes_in_place::<WHITE, CASTLING, PROMOTIONS>(
+            self.parent,
+            targets,
+            delta,
+            self.leaper_attacks(),
+        );
+        #[cfg(debug_assertions)]
+        {
+            let mut each = 0;
+            for to in targets {
+                let from = Square::from_bits_masked((to as i32 - i32::from(delta)) as u32);
+                let child = self.parent.pushed::<WHITE>(from, to, false);
+                let leaper_attacks = self.leaper_attacks_after_pawn_move(from, Some(to));
+                each += if WHITE {
+                    leaves::<K, false, CASTLING, false, false, PROMOTIONS, ROOKS_ONLY>(
+                        &child,
+                        Some(leaper_attacks),
+                    )
+                } else {
+                    leaves::<K, true, CASTLING, false, false, PROMOTIONS, ROOKS_ONLY>(
+                        &child,
+                        Some(leaper_attacks),
+                    )
+                };
+            }
+            debug_assert_eq!(moves, each);
+        }
+        moves
+    }
+
     /// The moving side's pawn, knight and king attacks in the parent,
     /// unchanged by a move of any other piece.
     #[inline(always)]
@@ -1506,7 +1623,15 @@ impl<
                 Bitboard(unsafe_squares.0 >> -delta)
             };
             let quiet_targets = to - self.quiet.entering[PieceKind::Pawn as usize] - leaving - en_passant;
-            for sq in quiet_targets {
+            let mut one_by_one = quiet_targets;
+            if CASTLING != CHESS960_CASTLING {
+                let together = self.quiet.pushes_together(quiet_targets, delta);
+                if together.any() {
+                    self.nodes += self.pushes_in_place(together, delta);
+                    one_by_one = quiet_targets - together;
+                }
+            }
+            for sq in one_by_one {
                 let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
                 self.push::<true>(from, sq, false);
             }
