@@ -793,6 +793,9 @@ struct InPlace {
     fixed_moves: u64,
     /// The other side's unpinned bishops, rooks and queens.
     sliders: Sliders,
+    /// The squares they may move to: all but the other side's own (the
+    /// same in every quiet child).
+    slider_target: Bitboard,
     /// The squares they see where a piece arriving or leaving changes
     /// their number of moves (see [`slider_sight`]): a move touching one
     /// has their moves counted again.
@@ -812,8 +815,8 @@ struct InPlace {
     slider_danger: Bitboard,
     /// The squares a pawn push that is counted with the others (see
     /// [`QuietChildren::count_pushes_in_place`]) neither leaves nor enters:
-    /// the cuts of the other side's sliders, those of the moving side's
-    /// sight of the zone, and those from which a pawn attacks the zone.
+    /// the squares of the moving side's sight of the zone where a piece
+    /// changes it, and those from which a pawn attacks the zone.
     push_apart: Bitboard,
     /// The other king's path for each castling it may try as far as its
     /// rights and the empty squares go (indexed by [`CastlingSide`]), or
@@ -833,6 +836,7 @@ impl InPlace {
         zone_cuts: Bitboard::FULL,
         fixed_moves: 0,
         sliders: Sliders::NONE,
+        slider_target: Bitboard::EMPTY,
         cuts: Bitboard::FULL,
         slider_moves: 0,
         pawn_pushes: Bitboard::EMPTY,
@@ -1062,10 +1066,15 @@ impl QuietChildren {
 
     /// The pawn pushes onto `targets` (their quiet children, one step of
     /// `delta` squares each) whose children can be counted together by
-    /// [`QuietChildren::count_pushes_in_place`].
+    /// [`QuietChildren::count_pushes_in_place`], the other side's sliders
+    /// counted again where a push cuts or opens one of their lines; where
+    /// rooks are the only pieces (`ROOKS_ONLY`), none of those: there they
+    /// are counted one at a time, as before (the endgame position gained
+    /// nothing either way).
     #[inline(always)]
-    fn pushes_together(&self, targets: Bitboard, delta: i8) -> Bitboard {
-        let apart = self.in_place.push_apart;
+    fn pushes_together<const ROOKS_ONLY: bool>(&self, targets: Bitboard, delta: i8) -> Bitboard {
+        let in_place = &self.in_place;
+        let apart = in_place.push_apart | if ROOKS_ONLY { in_place.cuts } else { Bitboard::EMPTY };
         targets - apart - shifted(apart, delta)
     }
 
@@ -1073,10 +1082,11 @@ impl QuietChildren {
     /// `targets` of `delta` squares each, summed without a loop over them,
     /// where [`QuietChildren::pushes_together`] chose `targets` and the
     /// moving side's pawns, knights and king attack `leaper_attacks` in
-    /// `parent`, `WHITE` to move. Such a push leaves the other side's
-    /// sliders their moves, and the danger on the other king's zone as it
-    /// is in the parent, so every child has the parent's moves but for the
-    /// other side's pawns, whose moves differ from the parent's by what
+    /// `parent`, `WHITE` to move, the other side's sliders' moves taken as
+    /// they are in the parent (the caller counts them again for a push that
+    /// cuts or opens one of their lines). Such a push leaves the danger on
+    /// the other king's zone as it is in the parent, so every child has the
+    /// parent's moves but for the other side's pawns, whose moves differ from the parent's by what
     /// stands on the pushed pawn's two squares: a child loses the single
     /// push onto its target and the double pushes through it or onto it,
     /// and a capture of the pawn where it was, and gains one where it went.
@@ -1260,6 +1270,7 @@ impl InPlace {
             zone_cuts: sight & zone_lines,
             fixed_moves,
             sliders: pieces.sliders,
+            slider_target: !theirs,
             cuts,
             slider_moves,
             pawn_pushes: pawn_set_pushes(them, their_pawns),
@@ -1267,7 +1278,7 @@ impl InPlace {
             pawn_attacks_east,
             king_targets,
             slider_danger: sight & zone,
-            push_apart: cuts | (sight & zone_lines) | pawn_set_attacks(them, zone),
+            push_apart: (sight & zone_lines) | pawn_set_attacks(them, zone),
             castling_paths,
         }
     }
@@ -1553,12 +1564,29 @@ impl<
     /// [`QuietChildren::count_pushes_in_place`]).
     #[inline(always)]
     fn pushes_in_place(&self, targets: Bitboard, delta: i8) -> u64 {
-        let moves = self.quiet.count_pushes_in_place::<WHITE, CASTLING, PROMOTIONS>(
+        let in_place = &self.quiet.in_place;
+        let mut moves = self.quiet.count_pushes_in_place::<WHITE, CASTLING, PROMOTIONS>(
             self.parent,
             targets,
             delta,
             self.leaper_attacks(),
         );
+        // Where a push cuts or opens a line of the other side's sliders,
+        // they are counted again for that child.
+        let cuts = in_place.cuts;
+        let recounted = targets & (cuts | shifted(cuts, delta));
+        if !ROOKS_ONLY && recounted.any() {
+            let occupied = self.parent.by_color[0] | self.parent.by_color[1];
+            moves -= u64::from(recounted.count()) * in_place.slider_moves;
+            for to in recounted {
+                let from = Square::from_bits_masked((to as i32 - i32::from(delta)) as u32);
+                moves += count_slider_moves::<K>(
+                    in_place.sliders,
+                    occupied ^ from.bitboard() ^ to.bitboard(),
+                    in_place.slider_target,
+                );
+            }
+        }
         #[cfg(debug_assertions)]
         {
             let mut each = 0;
@@ -1763,7 +1791,7 @@ impl<
             let quiet_targets = to - self.quiet.entering[PieceKind::Pawn as usize] - leaving - en_passant;
             let mut one_by_one = quiet_targets;
             if CASTLING != CHESS960_CASTLING {
-                let together = self.quiet.pushes_together(quiet_targets, delta);
+                let together = self.quiet.pushes_together::<ROOKS_ONLY>(quiet_targets, delta);
                 if together.any() {
                     self.nodes += self.pushes_in_place(together, delta);
                     one_by_one = quiet_targets - together;
