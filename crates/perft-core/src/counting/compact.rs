@@ -793,9 +793,6 @@ struct InPlace {
     fixed_moves: u64,
     /// The other side's unpinned bishops, rooks and queens.
     sliders: Sliders,
-    /// The squares they may move to: all but the other side's own (the
-    /// same in every quiet child).
-    slider_target: Bitboard,
     /// The squares they see where a piece arriving or leaving changes
     /// their number of moves (see [`slider_sight`]): a move touching one
     /// has their moves counted again.
@@ -836,7 +833,6 @@ impl InPlace {
         zone_cuts: Bitboard::FULL,
         fixed_moves: 0,
         sliders: Sliders::NONE,
-        slider_target: Bitboard::EMPTY,
         cuts: Bitboard::FULL,
         slider_moves: 0,
         pawn_pushes: Bitboard::EMPTY,
@@ -1045,14 +1041,13 @@ impl QuietChildren {
         let in_place = &self.in_place;
         let us = sides::<WHITE>().0;
         let occupied = parent.by_color[0] | parent.by_color[1];
-        let (west, east) = (in_place.pawn_attacks_west, in_place.pawn_attacks_east);
         let danger = leaper_attacks | in_place.slider_danger;
         let mut moves = in_place.fixed_moves
             + in_place.slider_moves
             + pawn_move_count::<WHITE, PROMOTIONS>(
                 in_place.pawn_pushes,
-                west,
-                east,
+                in_place.pawn_attacks_west,
+                in_place.pawn_attacks_east,
                 occupied,
                 parent.by_color[us as usize],
             )
@@ -1066,15 +1061,11 @@ impl QuietChildren {
 
     /// The pawn pushes onto `targets` (their quiet children, one step of
     /// `delta` squares each) whose children can be counted together by
-    /// [`QuietChildren::count_pushes_in_place`], the other side's sliders
-    /// counted again where a push cuts or opens one of their lines; where
-    /// rooks are the only pieces (`ROOKS_ONLY`), none of those: there they
-    /// are counted one at a time, as before (the endgame position gained
-    /// nothing either way).
+    /// [`QuietChildren::count_pushes_in_place`] (the other side's sliders
+    /// counted again for a push that cuts or opens one of their lines).
     #[inline(always)]
-    fn pushes_together<const ROOKS_ONLY: bool>(&self, targets: Bitboard, delta: i8) -> Bitboard {
-        let in_place = &self.in_place;
-        let apart = in_place.push_apart | if ROOKS_ONLY { in_place.cuts } else { Bitboard::EMPTY };
+    fn pushes_together(&self, targets: Bitboard, delta: i8) -> Bitboard {
+        let apart = self.in_place.push_apart;
         targets - apart - shifted(apart, delta)
     }
 
@@ -1086,13 +1077,12 @@ impl QuietChildren {
     /// they are in the parent (the caller counts them again for a push that
     /// cuts or opens one of their lines). Such a push leaves the danger on
     /// the other king's zone as it is in the parent, so every child has the
-    /// parent's moves but for the other side's pawns, whose moves differ from the parent's by what
-    /// stands on the pushed pawn's two squares: a child loses the single
-    /// push onto its target and the double pushes through it or onto it,
-    /// and a capture of the pawn where it was, and gains one where it went.
-    /// A pawn's push onto the square it leaves, or over it, is never open
-    /// (a pawn of the other side would stand on the target or in between);
-    /// a push is never on a rank where the other side promotes.
+    /// parent's moves but for the other side's pawns, whose moves differ
+    /// from the parent's by what stands on the pushed pawn's two squares
+    /// (see [`TheirPawns::arriving`]); and a capture of the pawn where it
+    /// was is lost. A pawn's push onto the square it leaves, or over it, is
+    /// never open (a pawn of the other side would stand on the target or in
+    /// between); a push is never on a rank where the other side promotes.
     #[inline(always)]
     fn count_pushes_in_place<const WHITE: bool, const CASTLING: u8, const PROMOTIONS: bool>(
         &self,
@@ -1102,29 +1092,15 @@ impl QuietChildren {
         leaper_attacks: Bitboard,
     ) -> u64 {
         debug_assert!(CASTLING != CHESS960_CASTLING);
-        let in_place = &self.in_place;
-        let (us, them) = sides::<WHITE>();
-        let occupied = parent.by_color[0] | parent.by_color[1];
+        let pawns = TheirPawns::of::<WHITE>(&self.in_place, parent);
         let from = shifted(targets, -delta);
-        let pushes = in_place.pawn_pushes;
-        let single = pushes - occupied;
-        // The squares of single pushes from which a double push is open.
-        let doubles = single & Rank::Third.relative_to(them).bitboard() & pawn_set_pushes(us, !occupied);
-        let (west, east) = (in_place.pawn_attacks_west, in_place.pawn_attacks_east);
-        debug_assert!((from & pushes).is_empty());
-        debug_assert!(((targets | from) & Rank::Eighth.relative_to(them).bitboard()).is_empty());
+        debug_assert!((from & pawns.pushes).is_empty());
+        debug_assert!(((targets | from) & pawns.last_rank).is_empty());
         let moves = self.moves_as_in_parent::<WHITE, CASTLING, PROMOTIONS>(parent, leaper_attacks);
-        let gained = (targets & west).count() + (targets & east).count();
-        let lost = (targets & pushes).count()
-            + (targets & doubles).count()
-            + (targets & pawn_set_pushes(them, doubles)).count()
-            + (from & west).count()
-            + (from & east).count();
-        u64::from(targets.count()) * moves + u64::from(gained) - u64::from(lost)
+        let (gained, lost) = pawns.arriving::<PROMOTIONS>(targets);
+        u64::from(targets.count()) * moves + gained - lost - pawns.captures_of::<PROMOTIONS>(from)
     }
-}
 
-impl QuietChildren {
     /// The moves of a bishop, rook or queen from `from` onto `targets`
     /// (quiet children) whose children can be counted together by
     /// [`QuietChildren::count_slider_moves_in_place`]: none if leaving
@@ -1160,7 +1136,50 @@ impl QuietChildren {
         leaper_attacks: Bitboard,
     ) -> u64 {
         debug_assert!(CASTLING != CHESS960_CASTLING);
-        let in_place = &self.in_place;
+        let us = sides::<WHITE>().0;
+        let pawns = TheirPawns::of::<WHITE>(&self.in_place, parent);
+        let left = from.bitboard();
+        let mut moves = self.moves_as_in_parent::<WHITE, CASTLING, PROMOTIONS>(parent, leaper_attacks);
+        // Leaving `from` opens a single push onto it, a double push on
+        // from there, and one through the square behind it onto it.
+        moves += pawns.weight::<PROMOTIONS>(left & pawns.pushes)
+            + u64::from((left & pawns.pushes & pawns.third_rank & pawns.empty_ahead).count())
+            + u64::from((pawn_set_pushes(us, left) & pawns.single & pawns.third_rank).count());
+        moves -= pawns.captures_of::<PROMOTIONS>(left);
+        let (gained, lost) = pawns.arriving::<PROMOTIONS>(targets);
+        u64::from(targets.count()) * moves + gained - lost
+    }
+}
+
+/// The other side's unpinned pawns as the sums of quiet children read them
+/// (see [`QuietChildren::count_pushes_in_place`]), in the parent's
+/// occupancy.
+struct TheirPawns {
+    /// The squares one step ahead of them.
+    pushes: Bitboard,
+    /// Those of `pushes` that are empty: their single pushes.
+    single: Bitboard,
+    /// Their third rank, where a single push may go on to a double one.
+    third_rank: Bitboard,
+    /// Their last rank.
+    last_rank: Bitboard,
+    /// The squares whose next square ahead of them is empty.
+    empty_ahead: Bitboard,
+    /// The single pushes from which a double push is open.
+    doubles: Bitboard,
+    /// Where those double pushes land.
+    double_targets: Bitboard,
+    /// The squares they attack towards the a-file.
+    west: Bitboard,
+    /// The squares they attack towards the h-file.
+    east: Bitboard,
+}
+
+impl TheirPawns {
+    /// The other side's pawns of the node that found `in_place`, `parent`,
+    /// `WHITE` to move.
+    #[inline(always)]
+    fn of<const WHITE: bool>(in_place: &InPlace, parent: &Compact) -> Self {
         let (us, them) = sides::<WHITE>();
         let occupied = parent.by_color[0] | parent.by_color[1];
         let pushes = in_place.pawn_pushes;
@@ -1168,27 +1187,50 @@ impl QuietChildren {
         let third_rank = Rank::Third.relative_to(them).bitboard();
         let empty_ahead = pawn_set_pushes(us, !occupied);
         let doubles = single & third_rank & empty_ahead;
-        let (west, east) = (in_place.pawn_attacks_west, in_place.pawn_attacks_east);
-        // A pawn move onto the other side's last rank counts four times.
-        let last_rank = Rank::Eighth.relative_to(them).bitboard();
-        let weight = |squares: Bitboard| {
-            u64::from(squares.count())
-                + if PROMOTIONS { 3 * u64::from((squares & last_rank).count()) } else { 0 }
-        };
-        let mut moves = self.moves_as_in_parent::<WHITE, CASTLING, PROMOTIONS>(parent, leaper_attacks);
-        // Leaving `from` opens a single push onto it, a double push on
-        // from there, and one through the square behind it onto it.
-        let left = from.bitboard();
-        moves += weight(left & pushes)
-            + u64::from((left & pushes & third_rank & empty_ahead).count())
-            + u64::from((pawn_set_pushes(us, left) & single & third_rank).count());
-        moves -= weight(left & west) + weight(left & east);
-        let gained = weight(targets & west) + weight(targets & east);
-        let lost = weight(targets & pushes)
-            + u64::from((targets & doubles).count())
-            + u64::from((targets & pawn_set_pushes(them, doubles)).count());
-        u64::from(targets.count()) * moves + gained - lost
+        TheirPawns {
+            pushes,
+            single,
+            third_rank,
+            last_rank: Rank::Eighth.relative_to(them).bitboard(),
+            empty_ahead,
+            doubles,
+            double_targets: pawn_set_pushes(them, doubles),
+            west: in_place.pawn_attacks_west,
+            east: in_place.pawn_attacks_east,
+        }
     }
+
+    /// The number of pawn moves onto `squares`, one each, four onto the
+    /// last rank where `PROMOTIONS`.
+    #[inline(always)]
+    fn weight<const PROMOTIONS: bool>(&self, squares: Bitboard) -> u64 {
+        u64::from(squares.count())
+            + if PROMOTIONS { 3 * u64::from((squares & self.last_rank).count()) } else { 0 }
+    }
+
+    /// Their captures of pieces on `squares`.
+    #[inline(always)]
+    fn captures_of<const PROMOTIONS: bool>(&self, squares: Bitboard) -> u64 {
+        self.weight::<PROMOTIONS>(squares & self.west) + self.weight::<PROMOTIONS>(squares & self.east)
+    }
+
+    /// Their moves gained and lost, summed over the children where a piece
+    /// of the other side arrives on one of the empty `targets` each: a
+    /// capture of it gained, the single push onto its target lost, and the
+    /// double pushes through it or onto it.
+    #[inline(always)]
+    fn arriving<const PROMOTIONS: bool>(&self, targets: Bitboard) -> (u64, u64) {
+        let lost = self.weight::<PROMOTIONS>(targets & self.pushes)
+            + u64::from((targets & self.doubles).count())
+            + u64::from((targets & self.double_targets).count());
+        (self.captures_of::<PROMOTIONS>(targets), lost)
+    }
+}
+
+/// The square a pawn move of `delta` squares onto `to` started from.
+#[inline(always)]
+fn pawn_move_origin(to: Square, delta: i8) -> Square {
+    Square::from_bits_masked((to as i32 - i32::from(delta)) as u32)
 }
 
 /// `squares` moved `delta` squares towards h8 (towards a1 where negative).
@@ -1262,15 +1304,15 @@ impl InPlace {
             );
         // Right on the lines, the zone included.
         let sight = position.slider_attacks::<K, ROOKS_ONLY>(us, zone_lines, lifted);
+        let zone_cuts = sight & zone_lines;
         let (pawn_attacks_west, pawn_attacks_east) = pawn_set_attacks_by_side(them, their_pawns);
         InPlace {
             zone,
             their_king: their_king.bitboard(),
             zone_lines,
-            zone_cuts: sight & zone_lines,
+            zone_cuts,
             fixed_moves,
             sliders: pieces.sliders,
-            slider_target: !theirs,
             cuts,
             slider_moves,
             pawn_pushes: pawn_set_pushes(them, their_pawns),
@@ -1278,7 +1320,7 @@ impl InPlace {
             pawn_attacks_east,
             king_targets,
             slider_danger: sight & zone,
-            push_apart: (sight & zone_lines) | pawn_set_attacks(them, zone),
+            push_apart: zone_cuts | pawn_set_attacks(them, zone),
             castling_paths,
         }
     }
@@ -1536,20 +1578,7 @@ impl<
             leaper_attacks,
         ) {
             Some(moves) => {
-                debug_assert_eq!(
-                    moves,
-                    if WHITE {
-                        leaves::<K, false, CASTLING, false, false, PROMOTIONS, ROOKS_ONLY>(
-                            child,
-                            Some(leaper_attacks),
-                        )
-                    } else {
-                        leaves::<K, true, CASTLING, false, false, PROMOTIONS, ROOKS_ONLY>(
-                            child,
-                            Some(leaper_attacks),
-                        )
-                    }
-                );
+                debug_assert_eq!(moves, self.quiet_child_by_leaves(child, leaper_attacks));
                 moves
             }
             None if WHITE => {
@@ -1557,6 +1586,17 @@ impl<
             }
             None => quiet_leaves::<K, true, CASTLING, PROMOTIONS, ROOKS_ONLY>(child, leaper_attacks, quiet),
         };
+    }
+
+    /// The legal moves of `child`, a quiet child, counted by the full leaf
+    /// function: what every count made in place must equal (test builds).
+    #[inline(always)]
+    fn quiet_child_by_leaves(&self, child: &Compact, leaper_attacks: Bitboard) -> u64 {
+        if WHITE {
+            leaves::<K, false, CASTLING, false, false, PROMOTIONS, ROOKS_ONLY>(child, Some(leaper_attacks))
+        } else {
+            leaves::<K, true, CASTLING, false, false, PROMOTIONS, ROOKS_ONLY>(child, Some(leaper_attacks))
+        }
     }
 
     /// The legal moves of the quiet children after the pawn pushes onto
@@ -1575,39 +1615,28 @@ impl<
         // they are counted again for that child.
         let cuts = in_place.cuts;
         let recounted = targets & (cuts | shifted(cuts, delta));
-        if !ROOKS_ONLY && recounted.any() {
+        if recounted.any() {
             let occupied = self.parent.by_color[0] | self.parent.by_color[1];
+            let target = !self.parent.by_color[sides::<WHITE>().1 as usize];
             moves -= u64::from(recounted.count()) * in_place.slider_moves;
             for to in recounted {
-                let from = Square::from_bits_masked((to as i32 - i32::from(delta)) as u32);
-                moves += count_slider_moves::<K>(
-                    in_place.sliders,
-                    occupied ^ from.bitboard() ^ to.bitboard(),
-                    in_place.slider_target,
-                );
+                let moved = pawn_move_origin(to, delta).bitboard() | to.bitboard();
+                moves += count_slider_moves::<K>(in_place.sliders, occupied ^ moved, target);
             }
         }
-        #[cfg(debug_assertions)]
-        {
-            let mut each = 0;
-            for to in targets {
-                let from = Square::from_bits_masked((to as i32 - i32::from(delta)) as u32);
-                let child = self.parent.pushed::<WHITE>(from, to, false);
-                let leaper_attacks = self.leaper_attacks_after_pawn_move(from, Some(to));
-                each += if WHITE {
-                    leaves::<K, false, CASTLING, false, false, PROMOTIONS, ROOKS_ONLY>(
-                        &child,
-                        Some(leaper_attacks),
+        debug_assert_eq!(
+            moves,
+            targets
+                .into_iter()
+                .map(|to| {
+                    let from = pawn_move_origin(to, delta);
+                    self.quiet_child_by_leaves(
+                        &self.parent.pushed::<WHITE>(from, to, false),
+                        self.leaper_attacks_after_pawn_move(from, Some(to)),
                     )
-                } else {
-                    leaves::<K, true, CASTLING, false, false, PROMOTIONS, ROOKS_ONLY>(
-                        &child,
-                        Some(leaper_attacks),
-                    )
-                };
-            }
-            debug_assert_eq!(moves, each);
-        }
+                })
+                .sum::<u64>()
+        );
         moves
     }
 
@@ -1622,27 +1651,16 @@ impl<
             targets,
             self.leaper_attacks(),
         );
-        #[cfg(debug_assertions)]
-        {
-            let mut each = 0;
-            for to in targets {
-                let child = self.parent.quietly_moved::<WHITE>(kind, from, to);
-                each += if WHITE {
-                    leaves::<K, false, CASTLING, false, false, PROMOTIONS, ROOKS_ONLY>(
-                        &child,
-                        Some(self.leaper_attacks()),
-                    )
-                } else {
-                    leaves::<K, true, CASTLING, false, false, PROMOTIONS, ROOKS_ONLY>(
-                        &child,
-                        Some(self.leaper_attacks()),
-                    )
-                };
-            }
-            debug_assert_eq!(moves, each);
-        }
-        #[cfg(not(debug_assertions))]
-        let _ = kind;
+        debug_assert_eq!(
+            moves,
+            targets
+                .into_iter()
+                .map(|to| self.quiet_child_by_leaves(
+                    &self.parent.quietly_moved::<WHITE>(kind, from, to),
+                    self.leaper_attacks()
+                ))
+                .sum::<u64>()
+        );
         moves
     }
 
@@ -1783,28 +1801,23 @@ impl<
             // A push leaves `sq - delta`: shifting the unsafe squares by
             // `delta` marks the targets of pawns leaving them.
             let unsafe_squares = self.quiet.leaving[PieceKind::Pawn as usize];
-            let leaving = if delta > 0 {
-                Bitboard(unsafe_squares.0 << delta)
-            } else {
-                Bitboard(unsafe_squares.0 >> -delta)
-            };
+            let leaving = shifted(unsafe_squares, delta);
             let quiet_targets = to - self.quiet.entering[PieceKind::Pawn as usize] - leaving - en_passant;
             let mut one_by_one = quiet_targets;
             if CASTLING != CHESS960_CASTLING {
-                let together = self.quiet.pushes_together::<ROOKS_ONLY>(quiet_targets, delta);
+                let together = self.quiet.pushes_together(quiet_targets, delta);
                 if together.any() {
                     self.nodes += self.pushes_in_place(together, delta);
                     one_by_one = quiet_targets - together;
                 }
             }
             for sq in one_by_one {
-                let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
-                self.push::<true>(from, sq, false);
+                self.push::<true>(pawn_move_origin(sq, delta), sq, false);
             }
             to = to - quiet_targets;
         }
         for sq in to {
-            let from = Square::from_bits_masked((sq as i32 - i32::from(delta)) as u32);
+            let from = pawn_move_origin(sq, delta);
             // Read only by the leaves (`LAST`).
             let leaper_attacks = || {
                 if LAST {
