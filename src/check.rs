@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bisect::{bisect, Bisection, Tag};
+use crate::bisect::{bisect, Bisection, Tag, Target};
 use crate::counting::{perft_with, CountOptions, Mode};
 use crate::engine::{Engine, EngineError, EnginePosition};
 use crate::report::{CheckResult, CheckSummary, SuiteError};
@@ -67,6 +67,9 @@ pub struct CheckOutcome {
     pub unsupported_reason: Option<String>,
     /// Why the engine was given up, if it was (its checks left are errors).
     pub abandoned: Option<String>,
+    /// What to try instead, when the engine was given up for not counting
+    /// perft the way it was asked (see [`EngineError::hint`]).
+    pub abandoned_hint: Option<&'static str>,
     /// Planned checks never asked (fail-fast, a stop).
     pub not_run: usize,
     /// The stop flag cut the run short.
@@ -127,7 +130,7 @@ struct Shared<'a> {
     bisected: Mutex<HashMap<usize, u32>>,
     /// Plan indexes the engine said it cannot count, and the first reason.
     unsupported: Mutex<(HashSet<usize>, Option<String>)>,
-    abandoned: Mutex<Option<String>>,
+    abandoned: Mutex<Option<(String, Option<&'static str>)>>,
     halt: AtomicBool,
 }
 
@@ -160,7 +163,7 @@ pub fn run_check(
     });
     let stopped = options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let (unsupported, unsupported_reason) = std::mem::take(&mut *lock(&shared.unsupported));
-    let abandoned = lock(&shared.abandoned).clone();
+    let (abandoned, abandoned_hint) = lock(&shared.abandoned).clone().unzip();
     let mut results = std::mem::take(&mut *lock(&shared.results));
     if abandoned.is_some() && !stopped {
         // A dead engine's checks left are errors, not silently skipped.
@@ -178,6 +181,7 @@ pub fn run_check(
         unsupported,
         unsupported_reason,
         abandoned,
+        abandoned_hint: abandoned_hint.flatten(),
         interrupted: stopped,
     }
 }
@@ -292,7 +296,9 @@ fn ask(
         }
     }
     progress(CheckEvent::Bisecting(item));
-    match bisect(engine, &item.board, &position, item.depth, options.timeout, options.stop, &mut |_| {}) {
+    let target =
+        Target { board: &item.board, start: &position, depth: item.depth, answered: Some(run.nodes) };
+    match bisect(engine, &target, options.timeout, options.stop, &mut |_| {}) {
         Ok(bisection) => {
             result.reproduce = Some(reproduce(item, &bisection));
             result.bisection = Some(bisection);
@@ -313,7 +319,7 @@ fn record_failure(shared: &Shared, error: &EngineError) -> bool {
     if abandoned.is_some() {
         return false;
     }
-    *abandoned = Some(format!("is dead, not asked again: {error}"));
+    *abandoned = Some((format!("is dead, not asked again: {}", error.summary()), error.hint()));
     shared.halt.store(true, Ordering::Relaxed);
     true
 }

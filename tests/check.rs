@@ -8,24 +8,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 
-use assert_cmd::Command;
 use perft::board::{Board, FenOptions};
 use serde_json::Value;
 
-fn perft() -> Command {
-    let mut cmd = Command::cargo_bin("perft").unwrap();
-    cmd.env("PERFT_BIN", assert_cmd::cargo::cargo_bin("perft"));
-    cmd
-}
-
-/// The planted-bug engine, built by `cargo test` with the other examples.
-fn buggy_path() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(Path::parent).unwrap().join("examples");
-    let path = dir.join(format!("buggy_engine{}", std::env::consts::EXE_SUFFIX));
-    assert!(path.exists(), "{} is missing: run `cargo test` (it builds the examples)", path.display());
-    path
-}
+use common::{buggy_path, perft_with_bin as perft};
 
 /// The planted-bug engine as a UCI engine spec.
 fn buggy(flags: &str) -> String {
@@ -253,7 +239,8 @@ fn debug_narrows_down_with_totals_alone() {
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("g2g4 a8a7 g4g5 h7h5: depth 1: perft 5, buggy_engine 4 (-1)"), "{stdout}");
     assert!(stdout.contains("position: 8/k7/8/6Pp/8/8/8/K7 w - h6 0 3"), "{stdout}");
-    assert!(stdout.contains("no divide to name the moves"), "{stdout}");
+    assert!(stdout.contains("counts 4 moves where there are 5"), "{stdout}");
+    assert!(stdout.contains("likely en passant): g5h6 (en passant)"), "{stdout}");
 }
 
 #[test]
@@ -570,15 +557,15 @@ fn hobby_engine_output_formats_are_read() {
     }
 }
 
+/// An engine that takes commands at a prompt (`> `), named as a console
+/// engine: one process for every count of the bisection.
 #[test]
-fn interactive_engines_through_the_readme_recipe() {
-    // An engine that takes commands at a prompt, driven by a shell line
-    // per count, as docs/engines.md shows.
-    let engine = format!(
-        "prompt=cmd:sh -c 'printf \"position fen %s\\nperft %s\\nquit\\n\" \"$1\" \"$2\" | {} --bug ep --format dash --interactive' sh {{fen}} {{depth}}",
-        buggy_path().display()
-    );
+fn engines_at_a_prompt_are_kept_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("starts.log");
+    let engine = format!("prompt=console:{} --bug ep --format dash --interactive", buggy_path().display());
     let output = perft()
+        .env("BUGGY_ENGINE_LOG", &log)
         .args(["debug", "--engine", &engine, "--depth", "4"])
         .args(["--fen", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"])
         .output()
@@ -586,6 +573,7 @@ fn interactive_engines_through_the_readme_recipe() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("missing moves (legal, not generated): b4a3"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 1, "{stdout}");
 }
 
 #[test]
@@ -640,6 +628,23 @@ fn engines_declare_what_they_lack_and_are_told_when_they_seem_to() {
         out.contains("hint: hobby failed every Chess960 position with castling rights (2 positions)"),
         "{out}"
     );
+    // Most but not all (castling blocked at these depths in the third).
+    let most = write(
+        dir.path(),
+        "most.epd",
+        &format!(
+            "{}1rn1kbr1/pppppppp/8/8/8/8/PPPPPPPP/1RN1KBR1 w GBgb - 0 1\n",
+            std::fs::read_to_string(&suite).unwrap()
+        ),
+    );
+    let output = perft()
+        .args(["check", "--depth", "2", "--total-regex", r"perft\(\s*{depth}\)\s*=\s*(\d+)", "--engine"])
+        .arg(format!("hobby=cmd:env FAKE_MODE=no960 {fake} {{depth}} {{fen}}"))
+        .arg(&most)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("hint: hobby failed 2 of the 3 Chess960 positions with castling rights"), "{out}");
     assert!(out.contains("--engine 'hobby=cmd,no960:...'"), "{out}");
     let (code, out) = check(format!("hobby=cmd,no960:env FAKE_MODE=no960 {fake} {{depth}} {{fen}}"));
     assert_eq!(code, Some(0), "{out}");

@@ -1,38 +1,47 @@
 //! Wrong counts grouped by cause: one engine bug usually shows as hundreds
-//! of wrong counts, all bisected to the same kind of missing or extra move.
-//! A cause is that kind (for example "en passant missing"); each is named
-//! once, with its smallest example.
+//! of wrong counts, all bisected to the same kind of fault. A cause is what
+//! the faults come down to: missing moves by kind, extra moves by why they
+//! are illegal (so a perft that never tests king safety is one cause,
+//! whatever pieces move), moves listed twice, a count that differs where
+//! the move list agrees (by its likeliest candidates), or answers that
+//! contradict each other. Each cause is named once, with its smallest
+//! example.
 
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bisect::{classify, MoveClass, Tag};
+use crate::bisect::{classify, Bisection, Family, MoveClass, Tag, Why};
 use crate::board::{Board, CastlingMode, FenOptions};
 use crate::report::CheckResult;
 
-/// Which way a move is wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Fault {
-    /// Legal, not generated.
-    Missing,
-    /// Generated, not legal.
-    Extra,
-}
+pub use crate::bisect::Fault;
 
 /// What a wrong count comes down to.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum CauseKey {
-    /// Bisected to moves of these kinds missing or extra.
+    /// The engine's move list differs from ours.
     Moves {
-        /// Each kind, and which way it is wrong.
-        moves: BTreeSet<(Fault, MoveClass)>,
+        /// Kinds of legal moves it does not generate.
+        missing: BTreeSet<MoveClass>,
+        /// What the illegal moves it generates come down to.
+        illegal: BTreeSet<Family>,
+        /// It lists a move more than once.
+        duplicated: bool,
     },
-    /// Bisected to a position, but the engine gives no divide to name the
-    /// moves: grouped by the first thing (in report order) that position
-    /// exercises.
+    /// Its move list agrees (or cannot be read) but its count one ply deep
+    /// does not.
+    Count {
+        /// Whether it counts more or fewer.
+        fault: Fault,
+        /// The kind of the likeliest candidates, if one fits.
+        likely: Option<String>,
+    },
+    /// It answered one question two ways.
+    Inconsistent,
+    /// Bisected to a position, but no move named there: grouped by the
+    /// first thing (in report order) that position exercises.
     Position {
         /// That tag, as named in reports (none when it exercises nothing
         /// special).
@@ -40,36 +49,52 @@ pub enum CauseKey {
     },
     /// Not bisected: why.
     NotBisected {
-        /// The reason's first line.
+        /// The reason, in a short line.
         reason: String,
     },
+}
+
+fn list(items: impl IntoIterator<Item = String>) -> String {
+    items.into_iter().collect::<Vec<_>>().join(", ")
 }
 
 impl std::fmt::Display for CauseKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CauseKey::Moves { moves } => {
+            CauseKey::Moves { missing, illegal, duplicated } => {
                 let mut parts = Vec::new();
-                for fault in [Fault::Missing, Fault::Extra] {
-                    let classes: Vec<String> =
-                        moves.iter().filter(|(f, _)| *f == fault).map(|(_, c)| c.to_string()).collect();
-                    if !classes.is_empty() {
-                        let how = if fault == Fault::Missing { "missing" } else { "extra (illegal)" };
-                        parts.push(format!("{} {how}", classes.join(", ")));
-                    }
+                if !missing.is_empty() {
+                    parts.push(format!("{} missing", list(missing.iter().map(ToString::to_string))));
+                }
+                if !illegal.is_empty() {
+                    parts.push(format!("extra (illegal) {}", list(illegal.iter().map(ToString::to_string))));
+                }
+                if *duplicated {
+                    parts.push("a move listed twice".into());
                 }
                 f.write_str(&parts.join("; "))
+            }
+            CauseKey::Count { fault, likely } => {
+                let how = match fault {
+                    Fault::Extra => "counts more moves one ply deep than there are",
+                    Fault::Missing => "counts fewer moves one ply deep than there are",
+                };
+                match likely {
+                    Some(kind) => write!(f, "{how}: likely {kind}"),
+                    None => f.write_str(how),
+                }
+            }
+            CauseKey::Inconsistent => {
+                f.write_str("inconsistent: the engine answered the same question two ways")
             }
             CauseKey::Position { exercises } if exercises.is_empty() => {
                 f.write_str("wrong count (no divide to name the moves)")
             }
-            CauseKey::Position { exercises } => {
-                write!(
-                    f,
-                    "wrong count at positions exercising {} (no divide to name the moves)",
-                    exercises.join(", ")
-                )
-            }
+            CauseKey::Position { exercises } => write!(
+                f,
+                "wrong count at positions exercising {} (no divide to name the moves)",
+                exercises.join(", ")
+            ),
             CauseKey::NotBisected { reason } => write!(f, "not bisected: {reason}"),
         }
     }
@@ -80,7 +105,8 @@ impl std::fmt::Display for CauseKey {
 pub struct Cause {
     /// What the counts come down to.
     pub key: CauseKey,
-    /// `key` in words.
+    /// `key` in words, with the kinds of move seen (`... (king stepping
+    /// into an attack, pinned piece leaving its line)`).
     pub description: String,
     /// Wrong counts it explains.
     pub failures: usize,
@@ -93,22 +119,38 @@ pub struct Cause {
     pub results: Vec<usize>,
 }
 
-/// The key of one failing result: its own bisection's, or that of the
-/// same position's bisected depth.
-fn key_of(results: &[CheckResult], index: usize) -> CauseKey {
+/// The bisection of a failing result: its own, or that of the same
+/// position's bisected depth.
+fn bisection_of(results: &[CheckResult], index: usize) -> Option<&Bisection> {
     let result = &results[index];
-    let bisection = result.bisection.as_ref().or_else(|| {
+    result.bisection.as_ref().or_else(|| {
         let depth = result.bisected_at?;
         results
             .iter()
             .find(|r| r.file == result.file && r.line == result.line && r.depth == depth)
             .and_then(|r| r.bisection.as_ref())
-    });
-    let Some(bisection) = bisection else {
-        let reason =
-            result.bisection_error.as_deref().and_then(|e| e.lines().next()).unwrap_or("no bisection");
-        return CauseKey::NotBisected { reason: reason.to_string() };
+    })
+}
+
+/// The first line of an error, without the engine's output.
+fn short_reason(error: &str) -> String {
+    let first = error.lines().next().unwrap_or("no bisection");
+    let first = first.strip_suffix("; its last output:").unwrap_or(first);
+    crate::board::truncate_chars(first, 100)
+}
+
+/// The key of one failing result.
+fn key_of(results: &[CheckResult], index: usize) -> CauseKey {
+    let Some(bisection) = bisection_of(results, index) else {
+        let reason = results[index].bisection_error.as_deref().map_or("no bisection".into(), short_reason);
+        return CauseKey::NotBisected { reason };
     };
+    if bisection.inconsistent.is_some() {
+        return CauseKey::Inconsistent;
+    }
+    if let Some(candidates) = &bisection.candidates {
+        return CauseKey::Count { fault: candidates.fault, likely: candidates.likely.clone() };
+    }
     if !bisection.moves_known {
         // Grouped by the first of its tags in report order (en passant,
         // castling, ...: the rarer features first), so one bug met in
@@ -120,13 +162,11 @@ fn key_of(results: &[CheckResult], index: usize) -> CauseKey {
     let Ok(board) = Board::from_fen_with(&bisection.fen, options) else {
         return CauseKey::NotBisected { reason: format!("unreadable bisected position {}", bisection.fen) };
     };
-    let moves = bisection
-        .missing
-        .iter()
-        .map(|m| (Fault::Missing, classify(&board, m)))
-        .chain(bisection.extra.iter().map(|m| (Fault::Extra, classify(&board, m))))
-        .collect();
-    CauseKey::Moves { moves }
+    CauseKey::Moves {
+        missing: bisection.missing.iter().map(|m| classify(&board, m)).collect(),
+        illegal: bisection.illegal.iter().map(|m| m.why.unwrap_or(Why::NotPseudoLegal).family()).collect(),
+        duplicated: !bisection.duplicates.is_empty(),
+    }
 }
 
 /// How small an example is: pieces on the board where the bisection
@@ -140,6 +180,17 @@ fn size(result: &CheckResult) -> (u32, u32, usize, u32) {
         }
         None => (1, u32::MAX, usize::MAX, result.depth),
     }
+}
+
+/// The kinds of illegal move a cause's bisections met, rarest first, in
+/// words.
+fn illegal_kinds(results: &[CheckResult], indexes: &[usize]) -> Vec<String> {
+    let seen: BTreeSet<Why> = indexes
+        .iter()
+        .filter_map(|&i| bisection_of(results, i))
+        .flat_map(|b| b.illegal.iter().filter_map(|m| m.why))
+        .collect();
+    Why::BY_LIKELIHOOD.iter().filter(|w| seen.contains(w)).map(ToString::to_string).collect()
 }
 
 /// The wrong counts in `results` (not the engine errors), grouped by cause,
@@ -167,6 +218,10 @@ pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
         cause.positions = places.len();
         cause.example =
             cause.results.iter().copied().min_by_key(|&i| size(&results[i])).unwrap_or(cause.example);
+        let kinds = illegal_kinds(results, &cause.results);
+        if !kinds.is_empty() {
+            cause.description = format!("{} ({})", cause.description, kinds.join(", "));
+        }
     }
     causes.sort_by(|a, b| b.failures.cmp(&a.failures).then(a.results[0].cmp(&b.results[0])));
     causes
@@ -207,10 +262,24 @@ mod tests {
     #[test]
     fn causes_read_as_sentences() {
         let key = CauseKey::Moves {
-            moves: [(Fault::Missing, MoveClass::EnPassant), (Fault::Extra, MoveClass::King)]
-                .into_iter()
-                .collect(),
+            missing: [MoveClass::EnPassant].into_iter().collect(),
+            illegal: [Family::KingSafety].into_iter().collect(),
+            duplicated: true,
         };
-        assert_eq!(key.to_string(), "en passant missing; king move extra (illegal)");
+        assert_eq!(
+            key.to_string(),
+            "en passant missing; extra (illegal) moves that leave or put their own king in check; a move \
+             listed twice"
+        );
+        let count =
+            CauseKey::Count { fault: Fault::Extra, likely: Some("en passant that exposes its king".into()) };
+        assert_eq!(
+            count.to_string(),
+            "counts more moves one ply deep than there are: likely en passant that exposes its king"
+        );
+        assert_eq!(
+            short_reason("exited (signal: 6) before answering; its last output:\nboom"),
+            "exited (signal: 6) before answering"
+        );
     }
 }

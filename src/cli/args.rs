@@ -6,25 +6,45 @@ use clap::builder::Resettable;
 use clap::{ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 pub use perft::memory::HashSize;
 
-const COMPARE_HELP: &str = "\
-Engine specs (NAME=SPEC):
-  uci:PROGRAM [ARGS]      a UCI engine; `position fen ...` + `go perft N`
+/// The engine specs, for the help of every command that drives engines.
+macro_rules! engine_specs {
+    () => {
+        "\
+Engine specs:
+  PROGRAM [ARGS]          the program alone: perft probes how it counts (UCI `go perft`, then
+                          commands of its own such as `perft N`, `perft depth N`, `divide N`;
+                          a program that exits at once is run per count as PROGRAM DEPTH FEN
+                          [MOVES]) and prints the spec that pins what it found
+  uci:PROGRAM [ARGS]      a UCI engine: `position fen ...` + `go perft N`
+  uci,perft=COMMAND:...   a UCI engine with a perft command of its own (`uci,perft=perft {depth}:./e`)
+  console:PROGRAM [ARGS]  a program kept running, without UCI: `position fen ...` + `perft N`;
+                          perft=COMMAND and position=COMMAND change them
+                          (`console,perft=perft depth {depth},position=setboard {fen}:./e`)
   cmd:TEMPLATE            a command run per count; placeholders {depth}, {fen}, {moves} and
                           {chess960} (true or false: the program plays Chess960)
   qperft:PATH             qperft (`PATH {depth} {fen}`, total from `perft( N)= ...`; no Chess960)
   gigantua:PATH           Gigantua (`PATH {fen} {depth}`, total from `Perft N: ...`; no Chess960)
   KIND,no960:...          declares that the engine does not play Chess960: those positions are
                           skipped (`cmd,no960:./mine {depth} {fen}`, `uci,no960:./mine`)
-Totals are read from `Nodes searched: N`, `nodes = N`, `Nodes: N`, `Total: N`, `Perft total: N`,
-else give --total-regex; divides from `e2e4: 20`, `e2e4 20`, `e2e4 - 20`, `Move e2e4: 20` and
-similar, else give --divide-regex. Both take REGEX (every engine) or NAME=REGEX (one).
+Totals are read in the forms engines print (`Nodes searched: N`, `Nodes: N`, `Total: N`,
+`Moves 197,742`, `perft(5)= N`, `info nodes N`, `N nodes`, a bare number after the divide, a
+number equal to the divide's sum, ...), else give --total-regex; divides from `e2e4: 20`,
+`e2e4 20`, `e2e4 - 20`, `Move e2e4: 20`, `move 1 : e2e4 : 20` and similar, else give
+--divide-regex. Both take REGEX (every engine) or NAME=REGEX (one)."
+    };
+}
+
+const COMPARE_HELP: &str = concat!(
+    engine_specs!(),
+    "
 Each engine's start-up time (median of depth-1 counts) is subtracted from its timings.
 
 Exit status:
   0  every engine agreed on every count
   1  an engine reported a different count
   2  bad input or usage, or an engine failed (start, crash, hang, flood, unreadable output)
-  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)";
+  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)"
+);
 
 const DIFF_HELP: &str = "\
 Compares two reports of the same kind: bench, suite, or compare (another engine's speed before
@@ -40,19 +60,41 @@ Exit status:
   1  a count changed or a regression was flagged
   2  bad input, or the reports are not comparable";
 
-const CHECK_HELP: &str = "\
-ENGINE is [NAME=]SPEC, SPEC as for `perft compare`: uci:PROGRAM [ARGS], cmd:TEMPLATE,
-qperft:PATH or gigantua:PATH; KIND,no960:... declares no Chess960. Engines that print a divide
-are bisected with it; others by asking for each child position's count. Wrong counts are
-grouped by cause, each printed once (--verbose prints them all). Positions an engine cannot
-read (Chess960 for qperft, Gigantua, UCI engines without UCI_Chess960, engines declared no960)
-are skipped; depth-0 counts are not asked of engines (perft(0) = 1).
+const CHECK_HELP: &str = concat!(
+    "ENGINE is [NAME=]SPEC.\n",
+    engine_specs!(),
+    "
+Every wrong count is bisected (with the engine's divide, or by asking for each child
+position's count) down to the position whose move list differs, and grouped by cause: missing
+moves by kind, extra moves by why they are illegal, a move listed twice, a count that differs
+where the move list agrees (with candidates), answers that contradict each other. Each cause is
+printed once (--verbose prints every wrong count). Positions an engine cannot read (Chess960
+for qperft, Gigantua, UCI engines without UCI_Chess960, engines declared no960) are skipped;
+depth-0 counts are not asked of engines (perft(0) = 1).
 
 Exit status:
   0  the engine matched every count
   1  the engine got a count wrong
   2  bad input or usage, or the engine failed (start, crash, hang, flood, unreadable output)
-  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)";
+  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)"
+);
+
+const DEBUG_HELP: &str = concat!(
+    "ENGINE is [NAME=]SPEC.\n",
+    engine_specs!(),
+    "
+The engine's divide is compared with ours at the position; the cheapest move whose count
+differs is followed (looking one level ahead for a position whose move list differs), down to
+the position where a move is missing, extra or listed twice; each step is printed. Where the
+engine prints no divide, each child position's count is asked, and its move list is read from
+its divide one ply deeper.
+
+Exit status:
+  0  the engine agrees
+  1  a difference was found
+  2  bad input or usage, or the engine failed
+  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP"
+);
 
 const EXIT_STATUS: &str = "\
 Exit status:
@@ -106,7 +148,7 @@ pub enum Command {
     Check(Deferred<CheckArgs>),
     /// Bisect one position's count difference with another engine, step by
     /// step.
-    #[command(after_help = CHECK_HELP)]
+    #[command(after_help = DEBUG_HELP)]
     Debug(Deferred<DebugArgs>),
     /// The engine interface of the perftree debugger: `perft perftree DEPTH
     /// FEN [MOVES]` prints `move count` lines, a blank line and the total.
@@ -636,7 +678,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
     pub timeout: f64,
     /// Seconds a UCI engine may take to answer `uci` and each `isready`
-    /// [default: the smaller of 30 and --timeout].
+    /// [default: the smaller of 30 and --timeout], and a program given
+    /// alone each try while it is probed [default: 3].
     #[arg(long, value_name = "SECONDS")]
     pub handshake_timeout: Option<f64>,
     /// Threads for this program and for UCI engines (their `Threads`
@@ -715,7 +758,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
     /// Seconds a UCI engine may take to answer `uci` and each `isready`
-    /// [default: the smaller of 30 and --timeout].
+    /// [default: the smaller of 30 and --timeout], and a program given
+    /// alone each try while it is probed [default: 3].
     #[arg(long, value_name = "SECONDS")]
     pub handshake_timeout: Option<f64>,
     /// Threads for our own counts.
@@ -755,7 +799,8 @@ pub struct DebugArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub timeout: f64,
     /// Seconds a UCI engine may take to answer `uci` and each `isready`
-    /// [default: the smaller of 30 and --timeout].
+    /// [default: the smaller of 30 and --timeout], and a program given
+    /// alone each try while it is probed [default: 3].
     #[arg(long, value_name = "SECONDS")]
     pub handshake_timeout: Option<f64>,
     /// Threads for our own counts.

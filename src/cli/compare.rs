@@ -14,6 +14,7 @@ use perft::report::{
 
 use super::args::CompareArgs;
 use super::bench::{load_positions, BenchSet};
+use super::engines::{probe_wait, resolve};
 use super::output::{self, ReportTarget};
 use super::{exit_status, interrupted, INTERRUPTED};
 
@@ -37,27 +38,34 @@ fn ourselves(threads: usize) -> Result<Entrant> {
     Ok(Entrant { engine: Box::new(engine), spec })
 }
 
-/// Ourselves and each `--engine NAME=SPEC`, and the names in that order.
-fn entrants(args: &CompareArgs) -> Result<(Vec<Entrant>, Vec<&str>)> {
-    let engine_options = output::engine_options(Some(args.threads), args.handshake_timeout, args.timeout)?;
-    let mut entrants = vec![ourselves(args.threads)?];
-    let mut names: Vec<&str> = vec!["perft"];
-    let mut specs = Vec::new();
+/// The names of ourselves and each `--engine NAME=SPEC`, in that order,
+/// with the specs.
+fn engine_names(args: &CompareArgs) -> Result<Vec<(&str, &str)>> {
+    let mut named: Vec<(&str, &str)> = vec![("perft", "")];
     for item in &args.engines {
         let (Some(name), spec) = split_name(item) else {
             bail!("--engine {item:?}: expected NAME=SPEC");
         };
-        if name.is_empty() || names.contains(&name) {
+        if name.is_empty() || named.iter().any(|(n, _)| *n == name) {
             bail!("--engine {item:?}: the name {name:?} is empty or already taken (perft is this program)");
         }
-        names.push(name);
-        specs.push((name, spec));
+        named.push((name, spec));
     }
-    for (name, spec) in specs {
+    Ok(named)
+}
+
+/// Ourselves and each `--engine NAME=SPEC` (a program given alone probed
+/// first, what was found printed to `out`).
+fn entrants(args: &CompareArgs, named: &[(&str, &str)], out: &mut dyn Write) -> Result<Vec<Entrant>> {
+    let engine_options = output::engine_options(Some(args.threads), args.handshake_timeout, args.timeout)?;
+    let names: Vec<&str> = named.iter().map(|(name, _)| *name).collect();
+    let mut entrants = vec![ourselves(args.threads)?];
+    for &(name, spec) in &named[1..] {
         let spec = EngineSpec::parse(spec, &output::answer_format(&args.patterns, name, &names))?;
+        let spec = resolve(name, spec, probe_wait(args.handshake_timeout), out)?;
         entrants.push(Entrant { engine: spec.build(name, &engine_options), spec: spec.to_string() });
     }
-    Ok((entrants, names))
+    Ok(entrants)
 }
 
 /// The results table, one row per engine and position, then each
@@ -131,7 +139,8 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         bail!("--repeat must be at least 1");
     }
     let timeout = output::timeout(args.timeout)?;
-    let (mut entrants, names) = entrants(&args)?;
+    let named = engine_names(&args)?;
+    let names: Vec<&str> = named.iter().map(|(name, _)| *name).collect();
     let BenchSet { mut positions, name: set_name, .. } = load_positions(args.positions.as_deref())?;
     let before = positions.len();
     if args.skip_chess960 {
@@ -146,6 +155,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     for note in output::pattern_notes(&args.patterns, &names) {
         writeln!(out, "{note}")?;
     }
+    let mut entrants = entrants(&args, &named, &mut out)?;
     writeln!(
         out,
         "{}, {} from {set_name}, {}, timeout {} s",

@@ -3,10 +3,12 @@
 mod args;
 mod bench;
 mod check;
+mod check_output;
 mod compare;
 mod diff;
 #[cfg(test)]
 mod docs_check;
+mod engines;
 mod label;
 mod merge;
 mod output;

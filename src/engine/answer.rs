@@ -1,14 +1,45 @@
 //! Reading an engine's answer: its total and, where it prints one, its
 //! divide (one line per root move), in the formats engines actually use.
+//!
+//! Totals are read by a pattern (the built-in forms, or `--total-regex`);
+//! without a custom pattern, two more rules find the total of engines whose
+//! label no pattern knows: a bare number (the perftree format: the divide,
+//! a blank line, the total), and, once a divide was printed, a number that
+//! equals the divide's sum.
+
+use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// The default total pattern, for UCI and command engines alike (the first
-/// group is the number; commas allowed): `Nodes searched: N`
-/// (Stockfish), `nodes = N`, `Nodes: N`, `Total: N`, `Perft total: N`,
-/// `Total nodes: N`.
-pub const DEFAULT_TOTAL_PATTERN: &str =
-    r"(?i)(?:\bnodes(?:\s+searched)?|^\s*(?:perft\s+)?total(?:\s+nodes)?)\s*[:=]\s*([\d,]+)";
+/// The built-in total patterns, tried in this order on each line (case
+/// does not matter; `{depth}` stands for the depth asked; `NUM` is a
+/// number, with thousands separators allowed):
+pub const DEFAULT_TOTAL_PATTERNS: &[&str] = &[
+    // `Nodes searched: N` (Stockfish), `Nodes: N`, `nodes = N`, `Total: N`,
+    // `Total nodes: N`, `Perft total: N`, `Leaves: N`, `leaf nodes: N`.
+    r"(?:\bnodes(?:\s+searched)?|^\s*(?:perft\s+)?total(?:\s+(?:nodes|moves))?|\bleaves|\bleaf\s+nodes)\s*[:=]\s*NUM",
+    // `Moves       197,742`, `Moves: 20`.
+    r"^\s*moves\s*[:=]?\s*NUM\s*$",
+    // `total moves=N` (Crafty).
+    r"\btotal\s+moves\s*=\s*NUM",
+    // `perft(5)= N`, `Perft 5: N (...)`, `perft 5 = N`, `Perft 5 leaf nodes: N`.
+    r"^\s*perft\s*\(?\s*{depth}\s*\)?\s*(?:[:=]|leaf\s+nodes\s*:)\s*NUM",
+    // `perft 5 time 12 nodes N` (Akimbo).
+    r"^\s*perft\s+{depth}\b.*\bnodes\s+NUM",
+    // `info depth 5 nodes N time ...`, `info nodes N nps ...` (a perft's
+    // info line: a search's, with a score or a variation, is not read).
+    r"^\s*info\b.*\bnodes\s+NUM",
+    // `N nodes ...` (Seer, Carp).
+    r"^\s*NUM\s+nodes\b",
+    // `Perft Complete : N nodes visited` (VICE and its kin).
+    r"\bcomplete\s*:\s*NUM\s+nodes",
+    // `5:  12  N`: a table of depth, time and count (CPW).
+    r"^\s*{depth}\s*:\s*(?:\d+\s+)?NUM\s*$",
+];
+
+/// A count as engines print it: digits, with `,`, `'` or `_` between
+/// groups of three.
+const NUM: &str = r"(\d{1,3}(?:[,'_]\d{3})+|\d+)";
 
 /// More divide lines than this in one answer is not a divide (no position
 /// has more than 682 legal moves); the lines are then ignored.
@@ -18,12 +49,13 @@ pub(crate) const MAX_DIVIDE_LINES: usize = 1024;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AnswerFormat {
     /// Pattern whose first group is the total (`{depth}` stands for the
-    /// depth); the last match wins. `None`: [`DEFAULT_TOTAL_PATTERN`].
+    /// depth); the last match wins. `None`: [`DEFAULT_TOTAL_PATTERNS`] and
+    /// the bare-number and divide-sum rules.
     pub total: Option<String>,
     /// Pattern for one divide line, with groups for the move and the count
     /// (named `move` and `count`, or the first two). `None`: the common
     /// forms (`e2e4: 20`, `e2e4 20`, `e2e4 - 20`, `e2e4: 20 nodes`,
-    /// `Move e2e4: 20`, `1. e2e4: 20`).
+    /// `Move e2e4: 20`, `1. e2e4: 20`, `move 1 : e2e4 : 20`).
     pub divide: Option<String>,
 }
 
@@ -60,11 +92,20 @@ impl AnswerFormat {
     }
 
     /// The total pattern for `depth`, multi-line (`^` and `$` match at
-    /// line ends).
+    /// line ends): the custom one, or the built-in ones as alternatives.
     pub(crate) fn total_regex(&self, depth: u32) -> Result<Regex, PatternError> {
-        let pattern = self.total.as_deref().unwrap_or(DEFAULT_TOTAL_PATTERN);
-        let pattern = pattern.replace("{depth}", &regex::escape(&depth.to_string()));
-        let regex = Regex::new(&format!("(?m){pattern}"))
+        let depth = regex::escape(&depth.to_string());
+        let pattern = match &self.total {
+            Some(custom) => format!("(?m){}", custom.replace("{depth}", &depth)),
+            None => {
+                let alternatives: Vec<String> = DEFAULT_TOTAL_PATTERNS
+                    .iter()
+                    .map(|p| format!("(?:{})", p.replace("{depth}", &depth).replace("NUM", NUM)))
+                    .collect();
+                format!("(?mi){}", alternatives.join("|"))
+            }
+        };
+        let regex = Regex::new(&pattern)
             .map_err(|e| PatternError::Syntax { which: "total", reason: e.to_string() })?;
         if regex.captures_len() < 2 {
             return Err(PatternError::Groups { which: "total", needed: "a group around the number" });
@@ -76,6 +117,12 @@ impl AnswerFormat {
     /// divide pattern if any.
     pub(crate) fn regexes(&self, depth: u32) -> Result<(Regex, Option<Regex>), PatternError> {
         Ok((self.total_regex(depth)?, self.divide_regex()?))
+    }
+
+    /// A reader for one answer at `depth`.
+    pub(crate) fn reader(&self, depth: u32) -> Result<AnswerReader, PatternError> {
+        let (total, divide) = self.regexes(depth)?;
+        Ok(AnswerReader::new(total, self.total.is_some(), divide))
     }
 
     /// The custom divide pattern, if any.
@@ -94,11 +141,128 @@ impl AnswerFormat {
     }
 }
 
-/// The total in `text` by `regex`: the first group of the last match,
-/// commas removed.
+/// A number as printed, separators removed.
+fn parse_count(text: &str) -> Option<u128> {
+    text.chars().filter(|c| c.is_ascii_digit()).collect::<String>().parse().ok()
+}
+
+/// The total in `text` by `regex`: the first group that took part in the
+/// last match, separators removed.
 pub(crate) fn find_total(regex: &Regex, text: &str) -> Option<u128> {
     let captures = regex.captures_iter(text).last()?;
-    captures.get(1)?.as_str().replace(',', "").parse().ok()
+    let group = captures.iter().skip(1).flatten().next()?;
+    parse_count(group.as_str())
+}
+
+/// What one line of an answer says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Said {
+    /// Nothing that ends the answer (a divide line, a log line).
+    Nothing,
+    /// The total.
+    Total(u128),
+    /// A total label with something unreadable after it (the line).
+    Unreadable(String),
+    /// A search's answer (`bestmove ...`, `info ... score ... pv ...`):
+    /// the engine took the command for a search.
+    Search(String),
+}
+
+/// Reads one answer line by line: its divide, and its total once a line
+/// gives it.
+pub(crate) struct AnswerReader {
+    total: Regex,
+    /// A custom total pattern: only it reads totals.
+    custom: bool,
+    divide: DivideReader,
+    /// The previous line was blank (the perftree format's total follows
+    /// one).
+    after_blank: bool,
+    /// A total was read; a divide line after it starts a new divide (an
+    /// engine that prints one per depth).
+    total_seen: bool,
+}
+
+impl AnswerReader {
+    fn new(total: Regex, custom: bool, divide: Option<Regex>) -> Self {
+        AnswerReader {
+            total,
+            custom,
+            divide: DivideReader::new(divide),
+            after_blank: false,
+            total_seen: false,
+        }
+    }
+
+    /// Looks at one line of output.
+    pub(crate) fn line(&mut self, line: &str) -> Said {
+        let said = self.read(line);
+        self.after_blank = line.trim().is_empty();
+        if matches!(said, Said::Total(_)) {
+            self.total_seen = true;
+        }
+        said
+    }
+
+    fn read(&mut self, line: &str) -> Said {
+        if is_search(line) {
+            return Said::Search(line.trim().to_string());
+        }
+        if self.total.is_match(line) {
+            return match find_total(&self.total, line) {
+                Some(total) => Said::Total(total),
+                None => Said::Unreadable(line.trim().to_string()),
+            };
+        }
+        // Stockfish's label with something unreadable after it is an
+        // answer too, a bad one.
+        if line.trim_start().starts_with("Nodes searched:") {
+            return Said::Unreadable(line.trim().to_string());
+        }
+        if self.total_seen && self.divide.is_divide_line(line) {
+            self.divide = DivideReader::new(self.divide.custom.take());
+            self.total_seen = false;
+        }
+        if self.divide.line(line) || self.custom {
+            return Said::Nothing;
+        }
+        self.by_value(line).map_or(Said::Nothing, Said::Total)
+    }
+
+    /// A total no pattern names: a bare number (after a blank line, or
+    /// with no divide, or equal to the divide's sum), or a number in the
+    /// line that equals the divide's sum.
+    fn by_value(&self, line: &str) -> Option<u128> {
+        let text = line.trim_start_matches(|c: char| c == '>' || c.is_whitespace()).trim_end();
+        let sum = self.divide.sum();
+        let bare = !text.is_empty()
+            && text.starts_with(|c: char| c.is_ascii_digit())
+            && text.chars().all(|c| c.is_ascii_digit() || ",'_".contains(c));
+        if bare {
+            let number = parse_count(text)?;
+            let fits = self.after_blank || self.divide.is_empty() || Some(number) == sum;
+            return fits.then_some(number);
+        }
+        let sum = sum.filter(|_| !self.divide.is_empty())?;
+        static NUMBERS: LazyLock<Regex> = LazyLock::new(|| Regex::new(NUM).expect("a valid pattern"));
+        NUMBERS.find_iter(text).filter_map(|m| parse_count(m.as_str())).find(|&n| n == sum)
+    }
+
+    /// The divide, if one was printed (and was not absurdly long).
+    pub(crate) fn finish(self) -> Option<Vec<(String, u128)>> {
+        self.divide.finish()
+    }
+}
+
+/// Whether a line is a search's (`bestmove`, or an `info` line with a
+/// score or a principal variation), which a perft answer never is.
+pub(crate) fn is_search(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    match words.next() {
+        Some("bestmove") => true,
+        Some("info") => words.any(|w| w == "score" || w == "pv"),
+        _ => false,
+    }
 }
 
 /// Collects the divide lines of one answer.
@@ -113,18 +277,34 @@ impl DivideReader {
         DivideReader { custom, entries: Vec::new(), lines: 0 }
     }
 
-    /// Looks at one line of output.
-    pub(crate) fn line(&mut self, line: &str) {
-        let entry = match &self.custom {
+    fn parse(&self, line: &str) -> Option<(String, u128)> {
+        match &self.custom {
             Some(regex) => custom_divide_line(regex, line),
             None => parse_divide_line(line),
-        };
-        if let Some(entry) = entry {
-            self.lines += 1;
-            if self.lines <= MAX_DIVIDE_LINES {
-                self.entries.push(entry);
-            }
         }
+    }
+
+    fn is_divide_line(&self, line: &str) -> bool {
+        self.parse(line).is_some()
+    }
+
+    /// Looks at one line of output; true when it is a divide line.
+    pub(crate) fn line(&mut self, line: &str) -> bool {
+        let Some(entry) = self.parse(line) else { return false };
+        self.lines += 1;
+        if self.lines <= MAX_DIVIDE_LINES {
+            self.entries.push(entry);
+        }
+        true
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The sum of the counts so far; `None` past u128.
+    fn sum(&self) -> Option<u128> {
+        self.entries.iter().try_fold(0u128, |sum, (_, n)| sum.checked_add(*n))
     }
 
     /// The divide, if one was printed (and was not absurdly long).
@@ -137,7 +317,7 @@ fn custom_divide_line(regex: &Regex, line: &str) -> Option<(String, u128)> {
     let captures = regex.captures(line)?;
     let mv = captures.name("move").or_else(|| captures.get(1))?.as_str();
     let count = captures.name("count").or_else(|| captures.get(2))?.as_str();
-    Some((normalize_move(mv)?, count.replace(',', "").parse().ok()?))
+    Some((normalize_move(mv)?, parse_count(count)?))
 }
 
 /// A move in UCI coordinates (`e2e4`, `e7e8q`; a capital promotion letter
@@ -154,30 +334,46 @@ fn normalize_move(text: &str) -> Option<String> {
     (promotion && square(0) && square(2)).then(|| text.to_ascii_lowercase())
 }
 
-/// Reads a divide line in the common forms: `e2e4: 20` (Stockfish),
-/// `e2e4 20`, `e2e4 - 20`, `e2e4 = 20`, `e2e4: 20 nodes`, `Move e2e4: 20`,
-/// `1. e2e4: 20`, `e2e4: 1,234`, after a prompt (`> e2e4 20`). Text after
-/// the number is allowed when a space or bracket separates it
-/// (`e2e4: 20 (0.1 s)`).
-pub(crate) fn parse_divide_line(line: &str) -> Option<(String, u128)> {
-    // A prompt (`> `) an interactive engine printed before its answer.
-    let mut rest = line.trim_start_matches(|c: char| c == '>' || c.is_whitespace()).trim_end();
-    // A numbering: `12.` or `12)`.
+/// Strips a numbering (`12.`, `12)`) or a `Move` label (`Move`, `move 3 :`)
+/// before a divide line's move.
+fn strip_move_label(mut rest: &str) -> &str {
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     if digits > 0 && matches!(rest.as_bytes().get(digits), Some(b'.' | b')')) {
-        rest = rest[digits + 1..].trim_start();
+        return rest[digits + 1..].trim_start();
     }
-    // A `Move` label.
     if rest.len() > 4 && rest[..4].eq_ignore_ascii_case("move") && !rest.as_bytes()[4].is_ascii_alphanumeric()
     {
         rest = rest[4..].trim_start_matches([' ', '\t', ':']);
+        // `move 3 : e2e4 : 20` (VICE and its kin).
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 {
+            let after = rest[digits..].trim_start();
+            if let Some(after) = after.strip_prefix(':') {
+                rest = after.trim_start();
+            }
+        }
     }
+    rest
+}
+
+/// Reads a divide line in the common forms: `e2e4: 20` (Stockfish),
+/// `e2e4 20`, `e2e4\t20`, `e2e4 - 20`, `e2e4 -- 20`, `e2e4 = 20`,
+/// `e2e4: 20 nodes`, `Move e2e4: 20`, `move 1 : e2e4 : 20`, `1. e2e4: 20`,
+/// `e2e4: 1,234`, after a prompt (`> e2e4 20`). Text after the number is
+/// allowed when a space or bracket separates it (`e2e4: 20 (0.1 s)`).
+pub(crate) fn parse_divide_line(line: &str) -> Option<(String, u128)> {
+    // A prompt (`> `) an interactive engine printed before its answer.
+    let rest = line.trim_start_matches(|c: char| c == '>' || c.is_whitespace()).trim_end();
+    let rest = strip_move_label(rest);
     let end = rest.find(|c: char| !c.is_ascii_alphanumeric()).unwrap_or(rest.len());
     let (mv, tail) = rest.split_at(end);
     let mv = normalize_move(mv)?;
     let tail = tail.trim_start();
-    let tail =
-        ["->", ":", "-", "="].iter().find_map(|sep| tail.strip_prefix(sep)).unwrap_or(tail).trim_start();
+    let tail = ["->", "--", ":", "-", "="]
+        .iter()
+        .find_map(|sep| tail.strip_prefix(sep))
+        .unwrap_or(tail)
+        .trim_start();
     let number_end = tail.find(|c: char| !(c.is_ascii_digit() || c == ',')).unwrap_or(tail.len());
     let (number, after) = tail.split_at(number_end);
     if !number.starts_with(|c: char| c.is_ascii_digit()) {
@@ -186,82 +382,8 @@ pub(crate) fn parse_divide_line(line: &str) -> Option<(String, u128)> {
     if !(after.is_empty() || after.starts_with([' ', '\t', '('])) {
         return None;
     }
-    Some((mv, number.replace(',', "").parse().ok()?))
+    Some((mv, parse_count(number)?))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn divide_lines_in_the_common_forms() {
-        for line in [
-            "e2e4: 20",
-            "e2e4 20",
-            "e2e4 - 20",
-            "e2e4 = 20",
-            "e2e4 -> 20",
-            "e2e4:20",
-            "e2e4: 20 nodes",
-            "Move e2e4: 20",
-            "move: e2e4 20",
-            "1. e2e4: 20",
-            "12) e2e4 20",
-            "  e2e4: 20 (0.01 s)",
-            "> > e2e4 - 20",
-        ] {
-            assert_eq!(parse_divide_line(line), Some(("e2e4".into(), 20)), "{line:?}");
-        }
-        assert_eq!(parse_divide_line("a7a8Q: 1,234"), Some(("a7a8q".into(), 1234)));
-        assert_eq!(parse_divide_line("e1h1 9"), Some(("e1h1".into(), 9)));
-        for line in [
-            "Nodes searched: 20",
-            "info depth 1",
-            "e2e4: x",
-            "e2e4: 20x",
-            "e2e9: 20",
-            "e2e4q5: 3",
-            "Total: 20",
-            "Move: 20",
-            "",
-        ] {
-            assert_eq!(parse_divide_line(line), None, "{line:?}");
-        }
-    }
-
-    #[test]
-    fn totals_in_the_common_forms() {
-        let regex = AnswerFormat::default().total_regex(5).unwrap();
-        for (text, total) in [
-            ("e2e4: 20\n\nNodes searched: 400\n", 400),
-            ("perft 5: nodes = 4,865,609 in 1.2 s", 4_865_609),
-            ("Nodes: 7", 7),
-            ("Total: 400", 400),
-            ("Perft total: 400", 400),
-            ("Total nodes: 400", 400),
-        ] {
-            assert_eq!(find_total(&regex, text), Some(total), "{text:?}");
-        }
-        assert_eq!(find_total(&regex, "e2e4: 20\ne2e3: 20"), None);
-        let qperft = AnswerFormat { total: Some(r"perft\(\s*{depth}\)\s*=\s*(\d+)".into()), divide: None };
-        assert_eq!(find_total(&qperft.total_regex(2).unwrap(), "perft( 1)= 20\nperft( 2)= 400"), Some(400));
-    }
-
-    #[test]
-    fn custom_divide_patterns() {
-        let format = AnswerFormat { total: None, divide: Some(r"^(\S+) => (\d+)$".into()) };
-        let mut reader = DivideReader::new(format.divide_regex().unwrap());
-        reader.line("e2e4 => 20");
-        reader.line("e7e8Q => 3");
-        reader.line("Nf3 => 20");
-        assert_eq!(reader.finish(), Some(vec![("e2e4".into(), 20), ("e7e8q".into(), 3)]));
-        let named = AnswerFormat { total: None, divide: Some(r"(?P<count>\d+) for (?P<move>\w+)".into()) };
-        let mut reader = DivideReader::new(named.divide_regex().unwrap());
-        reader.line("20 for g1f3");
-        assert_eq!(reader.finish(), Some(vec![("g1f3".into(), 20)]));
-        let one_group = AnswerFormat { total: None, divide: Some(r"(\d+)".into()) };
-        assert!(one_group.validate().is_err());
-        let no_group = AnswerFormat { total: Some("total".into()), divide: None };
-        assert!(no_group.validate().is_err());
-    }
-}
+mod tests;

@@ -4,15 +4,17 @@ use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::answer::{find_total, AnswerFormat, DivideReader};
+use super::answer::{find_total, AnswerFormat, Said};
 use super::process::{Next, Process};
+use super::template::{uses_moves, Values};
 use super::{Engine, EngineError, EnginePosition, EngineRun};
-use crate::board::{Board, CastlingMode, FenOptions};
 
 /// A program started for every count from a template with `{depth}`,
-/// `{fen}`, `{moves}` and `{chess960}` (`true` or `false`) placeholders;
-/// the total is the first group of the
-/// last match of a pattern in its output.
+/// `{fen}`, `{moves}` and `{chess960}` (`true` or `false`) placeholders (a
+/// word that is just `{moves}` is left out when there are none); the
+/// total is the last match of the total pattern in its output, or else
+/// what the answer reader's other rules find (a bare number, the divide's
+/// sum).
 pub struct CommandEngine {
     name: String,
     template: Vec<String>,
@@ -43,21 +45,6 @@ impl CommandEngine {
         self.stop = stop;
         self
     }
-
-    /// The FEN for `{fen}`: the root as written when the template has a
-    /// `{moves}` placeholder, else [`EnginePosition::fen_only`].
-    fn fen_for(&self, position: &EnginePosition) -> Result<String, EngineError> {
-        if position.moves.is_empty() || self.template.iter().any(|w| w.contains("{moves}")) {
-            return Ok(position.fen.clone());
-        }
-        let options = FenOptions { castling: CastlingMode::from_chess960(position.chess960), relaxed: true };
-        let mut board =
-            Board::from_fen_with(&position.fen, options).map_err(|e| EngineError::Position(e.to_string()))?;
-        for mv in &position.moves {
-            board.play_uci(mv).map_err(|e| EngineError::Position(e.to_string()))?;
-        }
-        Ok(position.fen_only(&board))
-    }
 }
 
 impl Engine for CommandEngine {
@@ -76,22 +63,11 @@ impl Engine for CommandEngine {
                 "a Chess960 position, which this program does not read".into(),
             ));
         }
-        let chess960_text = if position.chess960 { "true" } else { "false" };
-        let fen = self.fen_for(position)?;
-        let depth_text = depth.to_string();
-        let moves = position.moves.join(" ");
-        let words: Vec<String> = self
-            .template
-            .iter()
-            .map(|w| {
-                w.replace("{depth}", &depth_text)
-                    .replace("{fen}", &fen)
-                    .replace("{moves}", &moves)
-                    .replace("{chess960}", chess960_text)
-            })
-            .collect();
+        let values = Values::new(position, depth, uses_moves(self.template.iter().map(String::as_str)))?;
+        let words = values.fill_words(&self.template);
         let (program, args) = words.split_first().expect("spec has a program");
-        let (total, divide) = self.format.regexes(depth).map_err(EngineError::Pattern)?;
+        let total = self.format.total_regex(depth).map_err(EngineError::Pattern)?;
+        let mut reader = self.format.reader(depth).map_err(EngineError::Pattern)?;
 
         let start = Instant::now();
         let deadline = start + timeout;
@@ -100,11 +76,14 @@ impl Engine for CommandEngine {
         // The last lines, for the total pattern (it is normally at the end).
         let mut lines: VecDeque<String> = VecDeque::new();
         let mut kept_bytes = 0;
-        let mut divide = DivideReader::new(divide);
+        // The total no pattern names, by the reader's other rules.
+        let mut by_value = None;
         loop {
             match process.next_line(deadline) {
                 Next::Line(line) => {
-                    divide.line(&line);
+                    if let Said::Total(nodes) = reader.line(&line) {
+                        by_value = Some(nodes);
+                    }
                     kept_bytes += line.len() + 1;
                     lines.push_back(line);
                     while kept_bytes > SEARCHED_OUTPUT_BYTES && lines.len() > 1 {
@@ -136,8 +115,8 @@ impl Engine for CommandEngine {
             output.push_str(line);
             output.push('\n');
         }
-        match find_total(&total, &output) {
-            Some(nodes) => Ok(EngineRun { nodes, seconds, divide: divide.finish() }),
+        match find_total(&total, &output).or(by_value) {
+            Some(nodes) => Ok(EngineRun { nodes, seconds, divide: reader.finish() }),
             None => Err(EngineError::Unparsable {
                 what: format!("pattern {}", total.as_str()),
                 output: process.tail(),

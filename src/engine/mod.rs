@@ -1,5 +1,7 @@
-//! Drivers for other programs' perft: UCI engines (`go perft`) and command
-//! templates such as qperft, all behind one [`Engine`] trait.
+//! Drivers for other programs' perft: UCI engines (`go perft`, or a perft
+//! command of their own), console engines kept running, command templates
+//! such as qperft, all behind one [`Engine`] trait; and [`probe`], which
+//! finds which of these a program speaks.
 //!
 //! An engine that fails to start, exits, hangs past its deadline, floods
 //! its output or prints something unreadable yields an [`EngineError`] that
@@ -10,19 +12,26 @@
 
 mod answer;
 mod command;
+mod console;
+mod probe;
 mod process;
+mod session;
 mod spec;
+mod template;
 mod uci;
 
 use crate::board::Board;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-pub use answer::{AnswerFormat, PatternError, DEFAULT_TOTAL_PATTERN};
+pub use answer::{AnswerFormat, PatternError, DEFAULT_TOTAL_PATTERNS};
 pub use command::CommandEngine;
+pub use console::{ConsoleEngine, CONSOLE_PERFT, CONSOLE_POSITION};
+pub use probe::{probe, AutoEngine, Probe, ProbeOptions, Try};
 pub use process::{kill_all, MAX_ANSWER_BYTES};
 pub use spec::{split_name, EngineSpec, Preset, Protocol, SpecError, PRESETS};
-pub use uci::UciEngine;
+pub use template::PLACEHOLDERS;
+pub use uci::{UciEngine, GO_PERFT};
 
 /// A position to hand to an engine: a FEN and moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +120,17 @@ pub enum EngineError {
         /// Its last lines.
         output: String,
     },
+    /// The engine does not count perft with this command: it took it for a
+    /// search, or said nothing before it had ever answered a count.
+    #[error("does not count perft with `{command}`: {what}; its last output:\n{output}")]
+    NoPerft {
+        /// The command, as sent.
+        command: String,
+        /// What it did instead.
+        what: String,
+        /// Its last lines.
+        output: String,
+    },
     /// A UCI engine did not finish `uci` / `isready`.
     #[error("did not finish the UCI handshake: {0}")]
     Handshake(Box<EngineError>),
@@ -162,8 +182,30 @@ impl EngineError {
             EngineError::Exited { output, .. } | EngineError::Unparsable { output, .. } => {
                 output == process::NO_OUTPUT
             }
+            EngineError::NoPerft { .. } => true,
             _ => self.is_startup(),
         }
+    }
+
+    /// The error in one short line, without the engine's output: for a
+    /// title ("exited (signal: 6) before answering").
+    pub fn summary(&self) -> String {
+        let text = match self {
+            EngineError::Handshake(inner) => format!("did not finish the UCI handshake: {}", inner.summary()),
+            other => other.to_string(),
+        };
+        let first = text.lines().next().unwrap_or_default();
+        let first = first.strip_suffix("; its last output:").unwrap_or(first);
+        crate::board::truncate_chars(first, 120)
+    }
+
+    /// What to try when the engine does not count this way: probing.
+    pub fn hint(&self) -> Option<&'static str> {
+        matches!(self, EngineError::NoPerft { .. }).then_some(
+            "give the program alone (--engine NAME=PROGRAM) and perft probes it for the perft command it \
+             understands, or name the command: --engine 'NAME=uci,perft=perft {depth}:PROGRAM' (see \
+             docs/engines.md)",
+        )
     }
 }
 

@@ -210,6 +210,9 @@ pub(crate) struct Process {
     next_exit_check: Instant,
     /// Output bytes (with the per-line minimum) since the answer began.
     answer_bytes: usize,
+    /// Standard error's lines are read as answer lines too (engines that
+    /// print their perft there).
+    merge_stderr: bool,
     stop: Option<&'static AtomicBool>,
     /// Raised when the process is dropped: the reader threads end even if
     /// an escaped child keeps the pipes open.
@@ -362,6 +365,7 @@ impl Process {
             leftovers_killed: None,
             next_exit_check: Instant::now(),
             answer_bytes: 0,
+            merge_stderr: false,
             stop,
             readers_done,
             #[cfg(windows)]
@@ -374,6 +378,12 @@ impl Process {
         let stdin = self.stdin.as_mut().ok_or_else(|| std::io::Error::other("stdin is closed"))?;
         writeln!(stdin, "{line}")?;
         stdin.flush()
+    }
+
+    /// Whether [`Process::next_line`] also returns standard error's lines
+    /// (marked in the tail, not in the line returned).
+    pub(crate) fn merge_stderr(&mut self, merge: bool) {
+        self.merge_stderr = merge;
     }
 
     /// Starts counting output towards a new answer's budget.
@@ -496,6 +506,9 @@ impl Process {
                     if flood {
                         return Next::Cut(Cut::Flood);
                     }
+                    if self.merge_stderr {
+                        return Next::Line(line);
+                    }
                 }
                 Ok(Event::StdoutClosed) | Err(RecvTimeoutError::Disconnected) => {
                     self.stdout_closed = true;
@@ -516,6 +529,14 @@ impl Process {
             Err(_) => return false,
         }
         true
+    }
+
+    /// Reads what the process prints into the tail until it has been
+    /// quiet for `quiet` (or `limit` has passed): output left over from an
+    /// earlier answer, or a banner.
+    pub(crate) fn drain(&mut self, quiet: Duration, limit: Duration) {
+        let until = Instant::now() + limit;
+        while Instant::now() < until && !self.stopped() && self.read_into_tail(quiet) {}
     }
 
     /// Waits for the process to exit until `deadline`, keeping its last

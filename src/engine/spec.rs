@@ -1,20 +1,29 @@
 //! Engine specs as given on the command line: `uci:PROGRAM`,
-//! `cmd:TEMPLATE` and the presets of known programs.
+//! `console:PROGRAM`, `cmd:TEMPLATE`, the presets of known programs, and a
+//! bare program (`auto:`), whose dialect is found by probing it.
 
 use std::fmt;
 
 use super::answer::AnswerFormat;
-use super::{CommandEngine, Engine, EngineOptions, UciEngine};
+use super::console::{CONSOLE_PERFT, CONSOLE_POSITION};
+use super::probe::AutoEngine;
+use super::template::PLACEHOLDERS;
+use super::{CommandEngine, ConsoleEngine, Engine, EngineOptions, UciEngine};
 
 /// How an engine is talked to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
     /// A UCI engine, started once and driven with `position` and
-    /// `go perft N`.
+    /// `go perft N` (or a perft command of its own).
     Uci,
     /// A program run once per count from a template with `{depth}`,
     /// `{fen}` and `{moves}` placeholders.
     Command,
+    /// A program started once that counts with a perft command of its own,
+    /// without the UCI handshake.
+    Console,
+    /// Not known yet: the program is probed for how it counts.
+    Auto,
 }
 
 /// A known command-line perft: its arguments, total format and abilities.
@@ -46,10 +55,13 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
+/// The kinds a spec may start with.
+const KINDS: &str = "uci, console, cmd, auto, qperft or gigantua";
+
 /// How to run an engine, as given on the command line (`NAME=SPEC`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
-    /// UCI or a command per count.
+    /// UCI, console, a command per count, or not known yet.
     pub protocol: Protocol,
     /// The program and its arguments (a template for command engines).
     pub command: Vec<String>,
@@ -60,6 +72,13 @@ pub struct EngineSpec {
     /// `None` when unknown (a UCI engine tells at its handshake whether it
     /// offers `UCI_Chess960`).
     pub chess960: Option<bool>,
+    /// The command that asks for a count (`perft=`): for UCI engines
+    /// instead of `go perft {depth}`, for console engines instead of
+    /// `perft {depth}`.
+    pub perft: Option<String>,
+    /// The command that sets the position of a console engine
+    /// (`position=`), instead of `position fen {fen} moves {moves}`.
+    pub position: Option<String>,
 }
 
 /// Why an engine spec could not be read.
@@ -70,56 +89,97 @@ pub struct SpecError {
     reason: String,
 }
 
-/// Splits `NAME=SPEC` into its name, if any, and its spec. The name ends at
-/// the first `=` before the first `:`, so an `=` inside the command
-/// (`uci:sf --hash=16`) is not taken for one.
+/// Splits `NAME=SPEC` into its name, if any, and its spec. The name is the
+/// text before the first `=` when that text has no `:`, `,`, slash or
+/// space, so an `=` inside the command (`uci:sf --hash=16`) or the kind's
+/// options (`uci,perft=perft {depth}:sf`) is not taken for one.
 pub fn split_name(text: &str) -> (Option<&str>, &str) {
-    let colon = text.find(':').unwrap_or(text.len());
-    match text[..colon].split_once('=') {
-        Some((name, _)) => (Some(name), &text[name.len() + 1..]),
-        None => (None, text),
+    match text.split_once('=') {
+        Some((name, rest))
+            if !name.contains([':', ',', '/', '\\']) && !name.contains(char::is_whitespace) =>
+        {
+            (Some(name), rest)
+        }
+        _ => (None, text),
+    }
+}
+
+/// The kind part of a spec and the rest: `uci,no960` and `./x` for
+/// `uci,no960:./x`; no kind for a bare program (`./engine`, or
+/// `C:\engine.exe`).
+fn split_kind(spec: &str) -> Result<(Option<&str>, &str), String> {
+    let Some((kind, rest)) = spec.split_once(':') else { return Ok((None, spec)) };
+    let word = kind.split(',').next().unwrap_or_default().trim();
+    let known = ["uci", "cmd", "console", "auto"].contains(&word) || PRESETS.iter().any(|p| p.name == word);
+    if known {
+        return Ok((Some(kind), rest));
+    }
+    // A word of letters before the colon is a kind misspelt; a drive
+    // letter or a path is part of the program.
+    if word.len() > 1 && word.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err(format!("unknown kind {word:?}; expected {KINDS}, or a program alone to probe"));
+    }
+    Ok((None, spec))
+}
+
+/// The options after the kind (`no960`, `perft=...`, `position=...`).
+#[derive(Default)]
+struct KindOptions {
+    no960: bool,
+    perft: Option<String>,
+    position: Option<String>,
+}
+
+impl KindOptions {
+    fn parse<'a>(words: impl Iterator<Item = &'a str>) -> Result<KindOptions, String> {
+        let mut options = KindOptions::default();
+        for option in words {
+            match option.trim().split_once('=') {
+                None if option.trim() == "no960" => options.no960 = true,
+                Some(("perft", template)) => options.perft = Some(template.trim().to_string()),
+                Some(("position", template)) => options.position = Some(template.trim().to_string()),
+                _ => {
+                    return Err(format!(
+                        "unknown option {:?} after the kind; known: no960, perft=COMMAND, position=COMMAND",
+                        option.trim()
+                    ))
+                }
+            }
+        }
+        Ok(options)
     }
 }
 
 impl EngineSpec {
-    /// Reads `uci:...`, `cmd:...`, `qperft:...` or `gigantua:...`;
+    /// Reads `uci:...`, `console:...`, `cmd:...`, `qperft:...`,
+    /// `gigantua:...`, or a program alone (`auto:` is the same): options
+    /// follow the kind, comma-separated (`no960`, and for `uci` and
+    /// `console` `perft=COMMAND`, for `console` `position=COMMAND`).
     /// `format` overrides the total and divide patterns (a preset's total
     /// pattern is its own unless overridden).
     ///
     /// # Errors
-    /// [`SpecError`] for an unknown kind, an empty command, a template
-    /// without `{depth}`, or a pattern that is not a regular expression
-    /// with its groups.
+    /// [`SpecError`] for an unknown kind or option, an empty command, a
+    /// template without `{depth}` (or a position command without `{fen}`),
+    /// or a pattern that is not a regular expression with its groups.
     pub fn parse(spec: &str, format: &AnswerFormat) -> Result<EngineSpec, SpecError> {
         let error = |reason: &str| SpecError { spec: spec.to_string(), reason: reason.to_string() };
-        let (kind, rest) = spec
-            .split_once(':')
-            .ok_or_else(|| error("expected uci:COMMAND, cmd:TEMPLATE, qperft:PATH or gigantua:PATH"))?;
+        let (kind, rest) = split_kind(spec).map_err(|e| error(&e))?;
         let mut command = shlex::split(rest).ok_or_else(|| error("unbalanced quotes"))?;
         if command.is_empty() {
             return Err(error("no program given"));
         }
-        // Options after the kind: `cmd,no960:...` declares no Chess960.
-        let mut words = kind.split(',');
-        let kind = words.next().unwrap_or_default();
-        let mut no960 = false;
-        for option in words {
-            match option.trim() {
-                "no960" => no960 = true,
-                other => {
-                    return Err(error(&format!("unknown option {other:?} after the kind; known: no960")));
-                }
-            }
-        }
+        let mut words = kind.unwrap_or("auto").split(',');
+        let kind = words.next().unwrap_or_default().trim();
+        let options = KindOptions::parse(words).map_err(|e| error(&e))?;
         let mut format = format.clone();
         let (protocol, chess960) = match kind {
             "uci" => (Protocol::Uci, None),
             "cmd" => (Protocol::Command, None),
+            "console" => (Protocol::Console, None),
+            "auto" => (Protocol::Auto, None),
             name => {
-                let preset = PRESETS
-                    .iter()
-                    .find(|p| p.name == name)
-                    .ok_or_else(|| error("unknown kind; expected uci, cmd, qperft or gigantua"))?;
+                let preset = PRESETS.iter().find(|p| p.name == name).ok_or_else(|| error("unknown kind"))?;
                 if !command.iter().any(|w| w.contains('{')) {
                     command.extend(preset.arguments.split(' ').map(str::to_string));
                 }
@@ -127,31 +187,35 @@ impl EngineSpec {
                 (Protocol::Command, Some(preset.chess960))
             }
         };
-        if protocol == Protocol::Command && !command.iter().any(|w| w.contains("{depth}")) {
-            return Err(error("the command template has no {depth} placeholder"));
-        }
-        let told_chess960 = protocol == Protocol::Command && command.iter().any(|w| w.contains("{chess960}"));
-        if no960 && told_chess960 {
-            return Err(error("no960 and a {chess960} placeholder contradict each other"));
-        }
-        // A template told whether the position is Chess960 plays it.
-        let chess960 = if no960 {
-            Some(false)
-        } else if told_chess960 {
-            Some(true)
-        } else {
-            chess960
-        };
+        let chess960 = check_templates(protocol, &command, &options, chess960).map_err(|e| error(&e))?;
         format.validate().map_err(|e| error(&e.to_string()))?;
-        Ok(EngineSpec { protocol, command, format, chess960 })
+        let position = match protocol {
+            Protocol::Console => options.position.filter(|p| p != CONSOLE_POSITION),
+            _ => None,
+        };
+        let perft = options.perft.filter(|p| protocol != Protocol::Console || p != CONSOLE_PERFT);
+        Ok(EngineSpec { protocol, command, format, chess960, perft, position })
     }
 
-    /// An engine for this spec, set up as `options` say.
+    /// The position command of a console engine: `None` when its perft
+    /// command carries the position (`{fen}`).
+    pub fn console_position(&self) -> Option<String> {
+        match (&self.position, &self.perft) {
+            (Some(position), _) if position == "none" => None,
+            (Some(position), _) => Some(position.clone()),
+            (None, Some(perft)) if perft.contains("{fen}") => None,
+            (None, _) => Some(CONSOLE_POSITION.to_string()),
+        }
+    }
+
+    /// An engine for this spec, set up as `options` say. An `auto` spec
+    /// gives an engine that probes the program at its first count.
     pub fn build(&self, name: &str, options: &EngineOptions) -> Box<dyn Engine> {
         match self.protocol {
             Protocol::Uci => {
                 let mut engine = UciEngine::new(name, self.command.clone())
                     .with_format(self.format.clone())
+                    .with_perft_command(self.perft.clone())
                     .with_stop(options.stop)
                     .with_handshake_timeout(options.handshake);
                 if self.chess960 == Some(false) {
@@ -162,13 +226,80 @@ impl EngineSpec {
                 }
                 Box::new(engine)
             }
+            Protocol::Console => {
+                let perft = self.perft.clone().unwrap_or_else(|| CONSOLE_PERFT.to_string());
+                Box::new(
+                    ConsoleEngine::new(name, self.command.clone(), perft, self.console_position())
+                        .with_format(self.format.clone())
+                        .with_chess960(self.chess960 != Some(false))
+                        .with_stop(options.stop),
+                )
+            }
             Protocol::Command => Box::new(
                 CommandEngine::new(name, self.command.clone(), self.format.clone())
                     .with_chess960(self.chess960 != Some(false))
                     .with_stop(options.stop),
             ),
+            Protocol::Auto => Box::new(AutoEngine::new(name, self.clone(), *options)),
         }
     }
+}
+
+/// Checks the templates of a spec and returns its Chess960 ability: a
+/// command template told whether the position is Chess960 plays it.
+fn check_templates(
+    protocol: Protocol,
+    command: &[String],
+    options: &KindOptions,
+    chess960: Option<bool>,
+) -> Result<Option<bool>, String> {
+    let unknown_placeholder = |text: &str| {
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..].find('}').map_or(rest.len(), |c| open + c + 1);
+            if !PLACEHOLDERS.contains(&&rest[open..close]) {
+                return Some(rest[open..close].to_string());
+            }
+            rest = &rest[close..];
+        }
+        None
+    };
+    if protocol == Protocol::Command && !command.iter().any(|w| w.contains("{depth}")) {
+        return Err("the command template has no {depth} placeholder".into());
+    }
+    if let Some(perft) = &options.perft {
+        if !matches!(protocol, Protocol::Uci | Protocol::Console) {
+            return Err("perft=COMMAND is for uci and console engines".into());
+        }
+        if !perft.contains("{depth}") {
+            return Err(format!("the perft command {perft:?} has no {{depth}} placeholder"));
+        }
+    }
+    if let Some(position) = &options.position {
+        if protocol != Protocol::Console {
+            return Err(
+                "position=COMMAND is for console engines (UCI engines are sent `position fen`)".into()
+            );
+        }
+        if position != "none" && !position.contains("{fen}") {
+            return Err(format!("the position command {position:?} has no {{fen}} placeholder"));
+        }
+    }
+    let templates = options.perft.iter().chain(&options.position);
+    if let Some(bad) = templates.filter_map(|t| unknown_placeholder(t)).next() {
+        return Err(format!("unknown placeholder {bad}; known: {}", PLACEHOLDERS.join(", ")));
+    }
+    let told_chess960 = protocol == Protocol::Command && command.iter().any(|w| w.contains("{chess960}"));
+    if options.no960 && told_chess960 {
+        return Err("no960 and a {chess960} placeholder contradict each other".into());
+    }
+    Ok(if options.no960 {
+        Some(false)
+    } else if told_chess960 {
+        Some(true)
+    } else {
+        chess960
+    })
 }
 
 impl fmt::Display for EngineSpec {
@@ -176,19 +307,27 @@ impl fmt::Display for EngineSpec {
         let kind = match self.protocol {
             Protocol::Uci => "uci",
             Protocol::Command => "cmd",
+            Protocol::Console => "console",
+            Protocol::Auto => "auto",
         };
-        let options = if self.chess960 == Some(false) { ",no960" } else { "" };
-        write!(
-            f,
-            "{kind}{options}:{}",
-            shlex::try_join(self.command.iter().map(String::as_str)).unwrap_or_default()
-        )
+        f.write_str(kind)?;
+        if self.chess960 == Some(false) {
+            f.write_str(",no960")?;
+        }
+        if let Some(perft) = &self.perft {
+            write!(f, ",perft={perft}")?;
+        }
+        if let Some(position) = &self.position {
+            write!(f, ",position={position}")?;
+        }
+        write!(f, ":{}", shlex::try_join(self.command.iter().map(String::as_str)).unwrap_or_default())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::CONSOLE_POSITION;
 
     #[test]
     fn specs() {
@@ -209,7 +348,7 @@ mod tests {
         assert_eq!(EngineSpec::parse("qperft:./q", &custom).unwrap().format.total, custom.total);
         assert!(EngineSpec::parse("cmd:./x {depth} {fen}", &custom).is_ok());
         assert!(EngineSpec::parse("uci:./x", &custom).is_ok());
-        for bad in ["stockfish", "uci:", "foo:bar", "cmd:./x {fen}", "cmd:'unbalanced"] {
+        for bad in ["uci:", "foo:bar", "cmd:./x {fen}", "cmd:'unbalanced", ""] {
             assert!(EngineSpec::parse(bad, &none).is_err(), "{bad}");
         }
         // Declared abilities: no960 after the kind, or a {chess960}
@@ -232,10 +371,48 @@ mod tests {
     }
 
     #[test]
+    fn a_program_alone_is_probed_and_dialects_are_pinned() {
+        let none = AnswerFormat::default();
+        for alone in ["stockfish", "./engine --threads 2", "auto:./engine", r"C:\engines\e.exe"] {
+            let spec = EngineSpec::parse(alone, &none).unwrap();
+            assert_eq!(spec.protocol, Protocol::Auto, "{alone}");
+        }
+        assert!(EngineSpec::parse("uic:./engine", &none).unwrap_err().to_string().contains("unknown kind"));
+        let uci = EngineSpec::parse("uci,perft=perft {depth}:./e -x", &none).unwrap();
+        assert_eq!((uci.protocol, uci.perft.as_deref()), (Protocol::Uci, Some("perft {depth}")));
+        assert_eq!(uci.to_string(), "uci,perft=perft {depth}:./e -x");
+        let console =
+            EngineSpec::parse("console,perft=perft depth {depth},position=setboard {fen}:./e", &none)
+                .unwrap();
+        assert_eq!(console.console_position().as_deref(), Some("setboard {fen}"));
+        assert_eq!(EngineSpec::parse(&console.to_string(), &none).unwrap(), console);
+        // Defaults are left out; a perft command with the FEN needs no
+        // position command.
+        let plain = EngineSpec::parse("console,perft=perft {depth}:./e", &none).unwrap();
+        assert_eq!(plain.to_string(), "console:./e");
+        assert_eq!(plain.console_position().as_deref(), Some(CONSOLE_POSITION));
+        let with_fen = EngineSpec::parse("console,perft=perft {depth} {fen}:./e", &none).unwrap();
+        assert_eq!(with_fen.console_position(), None);
+        for bad in [
+            "uci,perft=perft:./e",
+            "console,position=setboard:./e",
+            "cmd,perft=perft {depth}:./e {depth}",
+            "uci,position=setboard {fen}:./e",
+            "console,perft=perft {depht}:./e",
+            "console,fast:./e",
+        ] {
+            assert!(EngineSpec::parse(bad, &none).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn names_end_before_the_command() {
         assert_eq!(split_name("sf=uci:stockfish"), (Some("sf"), "uci:stockfish"));
         assert_eq!(split_name("uci:sf --hash=16"), (None, "uci:sf --hash=16"));
         assert_eq!(split_name("a=b=uci:x"), (Some("a"), "b=uci:x"));
         assert_eq!(split_name("=uci:x"), (Some(""), "uci:x"));
+        assert_eq!(split_name("mine=./engine"), (Some("mine"), "./engine"));
+        assert_eq!(split_name("uci,perft=perft {depth}:./e"), (None, "uci,perft=perft {depth}:./e"));
+        assert_eq!(split_name("./engine --hash=16"), (None, "./engine --hash=16"));
     }
 }

@@ -35,6 +35,23 @@ pub fn kernels() -> Vec<perft::kernel::Kernel> {
     }
 }
 
+/// The `perft` binary, with `PERFT_BIN` naming it for the fake engines
+/// that count with it.
+pub fn perft_with_bin() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("perft").unwrap();
+    cmd.env("PERFT_BIN", assert_cmd::cargo::cargo_bin("perft"));
+    cmd
+}
+
+/// The planted-bug engine, built by `cargo test` with the other examples.
+pub fn buggy_path() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().and_then(std::path::Path::parent).unwrap().join("examples");
+    let path = dir.join(format!("buggy_engine{}", std::env::consts::EXE_SUFFIX));
+    assert!(path.exists(), "{} is missing: run `cargo test` (it builds the examples)", path.display());
+    path
+}
+
 /// Path of Stockfish: `$STOCKFISH`, or Debian's `/usr/games/stockfish`.
 pub fn stockfish_path() -> String {
     std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".to_string())

@@ -1,0 +1,154 @@
+//! Candidates for a count that differs where the engine's move list
+//! agrees with ours (or cannot be read): the path that counts the last
+//! ply (bulk counting, often a separate function) differs from the one
+//! that lists moves. An extra count comes from moves that are illegal
+//! there; a missing one from legal moves of the kinds most often dropped.
+//! The kind whose moves number exactly the difference is the likeliest.
+
+use serde::{Deserialize, Serialize};
+
+use super::classify::{MoveClass, PromotionPiece};
+use super::illegal::{illegal_moves, NamedMove, Why};
+use super::Fault;
+use crate::board::Board;
+
+/// Moves that may explain a count that differs one ply deep.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Candidates {
+    /// `extra`: the engine counts more moves than there are; `missing`:
+    /// fewer.
+    pub fault: Fault,
+    /// By how many.
+    pub difference: u128,
+    /// The engine's count one ply deep.
+    pub counted: u128,
+    /// The legal moves there.
+    pub legal: u128,
+    /// Whether the engine's move list (read from its divide one ply
+    /// deeper) agrees with ours; `false` when it printed none.
+    pub move_list_agrees: bool,
+    /// The count came from the engine's divide one ply up: asked here
+    /// directly, it counts right (the divide's last ply is counted another
+    /// way).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub seen_from_parent: bool,
+    /// The candidates, the likeliest first.
+    pub moves: Vec<NamedMove>,
+    /// The kind of the likeliest, in words: the first kind (rarest first)
+    /// whose moves here number exactly the difference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub likely: Option<String>,
+}
+
+impl Candidates {
+    /// The candidates of the likeliest kind, or all of them.
+    pub fn likeliest(&self) -> Vec<&NamedMove> {
+        let likely: Vec<&NamedMove> = match &self.likely {
+            Some(kind) => self.moves.iter().filter(|m| kind_of(m) == *kind).collect(),
+            None => Vec::new(),
+        };
+        if likely.is_empty() {
+            self.moves.iter().collect()
+        } else {
+            likely
+        }
+    }
+}
+
+/// A candidate's kind in words: why it is illegal, or what it is.
+fn kind_of(named: &NamedMove) -> String {
+    named.why.map_or_else(|| named.class.to_string(), |why| why.to_string())
+}
+
+/// Kinds of legal moves engines drop, in the order they are tried: each a
+/// name and the classes it takes in.
+const DROPPED: &[(&str, &[MoveClass])] = &[
+    ("en passant", &[MoveClass::EnPassant]),
+    ("castling", &[MoveClass::Castling]),
+    ("promotion to a knight", &[MoveClass::Promotion(PromotionPiece::Knight)]),
+    ("promotion to a bishop", &[MoveClass::Promotion(PromotionPiece::Bishop)]),
+    ("promotion to a rook", &[MoveClass::Promotion(PromotionPiece::Rook)]),
+    (
+        "underpromotions",
+        &[
+            MoveClass::Promotion(PromotionPiece::Knight),
+            MoveClass::Promotion(PromotionPiece::Bishop),
+            MoveClass::Promotion(PromotionPiece::Rook),
+        ],
+    ),
+    (
+        "promotions",
+        &[
+            MoveClass::Promotion(PromotionPiece::Knight),
+            MoveClass::Promotion(PromotionPiece::Bishop),
+            MoveClass::Promotion(PromotionPiece::Rook),
+            MoveClass::Promotion(PromotionPiece::Queen),
+        ],
+    ),
+    ("pawn double push", &[MoveClass::DoublePush]),
+    ("king move", &[MoveClass::King]),
+];
+
+/// The candidates at `board` (written `fen`, its en-passant square as
+/// given) for a count of `theirs` one ply deep where we count `ours`.
+pub fn candidates(board: &Board, fen: &str, ours: u128, theirs: u128, move_list_agrees: bool) -> Candidates {
+    let fault = if theirs > ours { Fault::Extra } else { Fault::Missing };
+    let difference = theirs.abs_diff(ours);
+    let (moves, likely) = match fault {
+        Fault::Extra => extra_candidates(board, fen, difference),
+        Fault::Missing => missing_candidates(board, difference),
+    };
+    Candidates {
+        fault,
+        difference,
+        counted: theirs,
+        legal: ours,
+        move_list_agrees,
+        seen_from_parent: false,
+        moves,
+        likely,
+    }
+}
+
+/// The illegal pseudo-legal moves, the likeliest kind first.
+fn extra_candidates(board: &Board, fen: &str, difference: u128) -> (Vec<NamedMove>, Option<String>) {
+    let mut moves = illegal_moves(board, fen);
+    let count = |why: Why| moves.iter().filter(|m| m.why == Some(why)).count() as u128;
+    let kinds = Why::BY_LIKELIHOOD.iter().filter(|&&why| count(why) > 0).count();
+    let likely = if kinds > 1 && moves.len() as u128 == difference {
+        // Every one of them: no legality test at all on that path.
+        Some("every illegal move (no legality test)".to_string())
+    } else {
+        Why::BY_LIKELIHOOD.iter().find(|&&why| count(why) == difference).map(ToString::to_string)
+    };
+    let rank = |m: &NamedMove| {
+        let why = m.why.unwrap_or(Why::NotPseudoLegal);
+        let fits = likely.as_deref() == Some(why.to_string().as_str());
+        (!fits, Why::BY_LIKELIHOOD.iter().position(|&w| w == why))
+    };
+    moves.sort_by_key(rank);
+    (moves, likely)
+}
+
+/// The legal moves of the kinds most often dropped: those of the kinds
+/// that number exactly the difference, else every one of a rare kind.
+fn missing_candidates(board: &Board, difference: u128) -> (Vec<NamedMove>, Option<String>) {
+    let named: Vec<NamedMove> = board
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            let uci = board.uci(mv);
+            NamedMove { class: super::classify(board, &uci), uci, why: None, attackers: Vec::new() }
+        })
+        .collect();
+    let of = |classes: &[MoveClass]| {
+        named.iter().filter(|m| classes.contains(&m.class)).cloned().collect::<Vec<_>>()
+    };
+    if let Some((name, classes)) = DROPPED.iter().find(|(_, classes)| of(classes).len() as u128 == difference)
+    {
+        return (of(classes), Some(name.to_string()));
+    }
+    let rare: Vec<MoveClass> =
+        DROPPED.iter().take(7).flat_map(|(_, classes)| classes.iter().copied()).collect();
+    (of(&rare), None)
+}

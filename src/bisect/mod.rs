@@ -1,0 +1,438 @@
+//! Finding where another engine's wrong count comes from: compare its
+//! divide with ours, descend into a root move whose count differs, and
+//! repeat until the position where a move is missing, extra or listed
+//! twice; there, say why each extra move is illegal. Where the engine
+//! prints no divide, its move list is read one ply deeper, and where that
+//! list agrees but the count does not, the moves that may explain it are
+//! named as candidates. An engine that answers the same question two ways
+//! is reported as inconsistent.
+
+mod candidates;
+mod classify;
+mod divide;
+mod illegal;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+pub use candidates::{candidates, Candidates};
+pub use classify::{classify, tags_for, MoveClass, PromotionPiece, Tag};
+use divide::{engine_divide, our_divide, Asker, ListDifference, Next, OurDivide};
+pub use illegal::{fen_en_passant, illegal_move, illegal_moves, pseudo_legal_moves, Family, NamedMove, Why};
+
+use crate::board::Board;
+use crate::engine::{Engine, EngineError, EnginePosition, EngineRun};
+
+/// Which way a move is wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fault {
+    /// Legal, not generated.
+    Missing,
+    /// Generated, not legal.
+    Extra,
+}
+
+/// One level of the descent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BisectStep {
+    /// Moves from the test position to this node.
+    pub path: Vec<String>,
+    /// The node.
+    pub fen: String,
+    /// Plies counted from it.
+    pub depth: u32,
+    /// Our count.
+    pub ours: u128,
+    /// The engine's count.
+    pub theirs: u128,
+    /// The move descended into next, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+/// The engine gave two answers to one question.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inconsistency {
+    /// Moves from the test position to the position asked.
+    pub path: Vec<String>,
+    /// Plies counted.
+    pub depth: u32,
+    /// Its first answer: the check's count (`path` empty), or its count of
+    /// the last move of `path` in its divide one ply up.
+    pub first: u128,
+    /// Its answer asked (again) directly.
+    pub then: u128,
+    /// Our count.
+    pub ours: u128,
+}
+
+/// Where a wrong count comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bisection {
+    /// Moves from the test position to the faulty position, shortest found.
+    pub path: Vec<String>,
+    /// The faulty position.
+    pub fen: String,
+    /// Plies counted from it when the difference showed.
+    pub depth: u32,
+    /// Moves we generate there that the engine does not.
+    pub missing: Vec<String>,
+    /// Moves the engine generates there that we do not (as it wrote them).
+    pub extra: Vec<String>,
+    /// Whether the engine's move list there is known (from a divide), so
+    /// `missing`, `extra` and `duplicates` are the whole difference.
+    pub moves_known: bool,
+    /// What the faulty position exercises, and what its differing moves
+    /// involve.
+    pub tags: Vec<Tag>,
+    /// Every level of the descent.
+    pub steps: Vec<BisectStep>,
+    /// Why each extra move is illegal (in the order of `extra`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub illegal: Vec<NamedMove>,
+    /// Moves the engine lists more than once there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub duplicates: Vec<String>,
+    /// The depth of the engine's answer whose divide gave its move list
+    /// there (one more than `depth` when it printed no divide at `depth`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listed_at: Option<u32>,
+    /// Where the move lists agree (or are unknown) but the count differs:
+    /// the moves that may explain it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Candidates>,
+    /// The engine answered one question two ways.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inconsistent: Option<Inconsistency>,
+}
+
+impl Bisection {
+    /// Where a `perft debug` should start (moves from the test position)
+    /// and at which depth to show the fault again: one ply deep where the
+    /// engine's move list differs in one direction only (asked there, the
+    /// difference shows in its count, and `debug` reads its move list one
+    /// ply deeper if it prints none), else the depth whose divide named
+    /// the moves; for a count seen in a divide one ply up (or answers that
+    /// contradict each other there), from that position.
+    pub fn reproduce_at(&self) -> (&[String], u32) {
+        let from_parent = self.candidates.as_ref().is_some_and(|c| c.seen_from_parent)
+            || self.inconsistent.as_ref().is_some_and(|i| !i.path.is_empty());
+        if let (true, Some((_, parent))) = (from_parent, self.path.split_last()) {
+            return (parent, self.depth + 1);
+        }
+        let adds = !(self.extra.is_empty() && self.duplicates.is_empty());
+        let cancels = !self.missing.is_empty() && adds;
+        match self.listed_at {
+            Some(listed) if cancels => (&self.path, listed),
+            Some(_) => (&self.path, 1),
+            None => (&self.path, self.depth),
+        }
+    }
+}
+
+/// Why a bisection stopped without an answer.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BisectError {
+    /// The engine failed at the first question (the position and depth to
+    /// bisect).
+    #[error("the engine failed at the first question (the test position itself): {0}")]
+    FirstQuestion(EngineError),
+    /// The engine failed while being asked.
+    #[error("the engine failed during bisection: {0}")]
+    Engine(EngineError),
+    /// The caller's stop flag was raised, during our own counts or while
+    /// the engine counted.
+    #[error("stopped by an interrupt")]
+    Interrupted,
+    /// The engine's count agreed with ours when asked again.
+    #[error("the engine now agrees ({nodes} nodes at depth {depth}): the difference does not reproduce")]
+    NoDifference {
+        /// Depth asked.
+        depth: u32,
+        /// Count both gave.
+        nodes: u128,
+    },
+}
+
+// Not `#[from]`, which would also make it the source and print it twice in
+// error chains.
+impl From<EngineError> for BisectError {
+    fn from(error: EngineError) -> Self {
+        match error {
+            EngineError::Interrupted => BisectError::Interrupted,
+            error => BisectError::Engine(error),
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Fault::Missing => "missing",
+            Fault::Extra => "extra",
+        })
+    }
+}
+
+pub(crate) fn position(start: &EnginePosition, path: &[String]) -> EnginePosition {
+    let mut moves = start.moves.clone();
+    moves.extend(path.iter().cloned());
+    EnginePosition { fen: start.fen.clone(), moves, chess960: start.chess960 }
+}
+
+/// What to bisect: a count difference of the engine at `depth` below
+/// `board`, which the engine knows as `start` (a FEN and moves).
+#[derive(Clone, Copy)]
+pub struct Target<'a> {
+    /// The position.
+    pub board: &'a Board,
+    /// The position as the engine is given it.
+    pub start: &'a EnginePosition,
+    /// Plies.
+    pub depth: u32,
+    /// The engine's answer to this question already (a check's count):
+    /// asked again and answered otherwise, the engine is inconsistent.
+    pub answered: Option<u128>,
+}
+
+/// The descent's state: the engine and what it was asked.
+struct Walk<'a, 'b> {
+    engine: &'a mut dyn Engine,
+    target: &'a Target<'b>,
+    timeout: Duration,
+    on_step: &'a mut dyn FnMut(&BisectStep),
+    steps: Vec<BisectStep>,
+}
+
+impl Walk<'_, '_> {
+    fn ask(&mut self, path: &[String], depth: u32) -> Result<EngineRun, BisectError> {
+        let first = self.steps.is_empty() && path.is_empty() && depth == self.target.depth;
+        self.engine.perft(&position(self.target.start, path), depth, self.timeout).map_err(|e| match e {
+            EngineError::Interrupted => BisectError::Interrupted,
+            e if first => BisectError::FirstQuestion(e),
+            e => BisectError::Engine(e),
+        })
+    }
+
+    fn push(&mut self, step: BisectStep) {
+        (self.on_step)(&step);
+        self.steps.push(step);
+    }
+
+    /// The FEN of a node as the engine was given it: the root as written
+    /// when no moves led there (it may hold an en-passant square our board
+    /// drops), else ours, keeping a pseudo-legal en-passant square.
+    fn fen(&self, node: &Board, path: &[String]) -> String {
+        position(self.target.start, path).fen_only(node)
+    }
+
+    /// The answer: the faulty node, what differs there, and the steps.
+    fn found(&mut self, node: &Board, path: Vec<String>, depth: u32, finding: Finding) -> Bisection {
+        let fen = self.fen(node, &path);
+        let (difference, listed_at) = finding.list.unwrap_or((ListDifference::default(), None));
+        let illegal: Vec<NamedMove> = difference.extra.iter().map(|m| illegal_move(node, &fen, m)).collect();
+        let mut named: Vec<String> = difference.missing.iter().chain(&difference.extra).cloned().collect();
+        named.extend(difference.duplicates.iter().cloned());
+        named
+            .extend(finding.candidates.iter().flat_map(|c| c.likeliest().into_iter().map(|m| m.uci.clone())));
+        let mut tags = tags_for(node, &named);
+        if illegal.iter().any(|m| m.why.is_some_and(|w| w.family() != Family::NotPseudoLegal)) {
+            tags.push(Tag::KingSafety);
+        }
+        tags.sort();
+        tags.dedup();
+        Bisection {
+            fen,
+            path,
+            depth,
+            moves_known: listed_at.is_some(),
+            missing: difference.missing,
+            extra: difference.extra,
+            duplicates: difference.duplicates,
+            illegal,
+            tags,
+            listed_at,
+            candidates: finding.candidates,
+            inconsistent: finding.inconsistent,
+            steps: std::mem::take(&mut self.steps),
+        }
+    }
+}
+
+/// What a bisection found at its node.
+#[derive(Default)]
+struct Finding {
+    /// The move lists' difference, and the depth of the divide that gave
+    /// the engine's.
+    list: Option<(ListDifference, Option<u32>)>,
+    candidates: Option<Candidates>,
+    inconsistent: Option<Inconsistency>,
+}
+
+/// Bisects a count difference of `engine` (see [`Target`]). At each level
+/// it compares the engine's divide with ours; where the move lists differ
+/// (a move missing, extra or listed twice), that is the answer. Otherwise
+/// it looks one level ahead among the cheapest differing moves for a
+/// position whose move list differs, and else descends into the cheapest.
+/// Engines without a divide are asked for each child's count; one ply deep,
+/// their move list is read from their divide one ply deeper, and a count
+/// that differs where the lists agree gets candidates. It never asks
+/// depth 0. `on_step` sees each level as it is examined. Our counts run on
+/// the current rayon pool and give up (`Interrupted`) once `stop` is
+/// raised.
+///
+/// # Errors
+/// [`BisectError`] if the engine fails or agrees when asked again (and
+/// had not answered otherwise before).
+pub fn bisect(
+    engine: &mut dyn Engine,
+    target: &Target,
+    timeout: Duration,
+    stop: Option<&AtomicBool>,
+    on_step: &mut dyn FnMut(&BisectStep),
+) -> Result<Bisection, BisectError> {
+    let mut walk = Walk { engine, target, timeout, on_step, steps: Vec::new() };
+    // A clone, not a fork: the moves that led to `board` are kept, so the
+    // FEN of a node keeps an en-passant square made by the last of them.
+    let mut node = target.board.clone();
+    let mut path: Vec<String> = Vec::new();
+    let mut depth = target.depth.max(1);
+    // The engine's answer for the next node, and our divide there, when
+    // the look-ahead already has them; and its count of the node in its
+    // parent's divide.
+    let mut known: Option<(EngineRun, Option<OurDivide>)> = None;
+    let mut in_parent: Option<u128> = target.answered;
+    // Every child agreed one level up, so the node is asked one ply deep.
+    let mut children_agree = false;
+    loop {
+        let (run, ours) = match known.take() {
+            Some((run, ours)) => (run, ours),
+            None => (walk.ask(&path, depth)?, None),
+        };
+        let ours = match ours {
+            Some(ours) => ours,
+            None => our_divide(&node, depth, stop)?,
+        };
+        let our_total: u128 = ours.values().map(|&(_, n)| n).sum();
+        let mut step = BisectStep {
+            path: path.clone(),
+            fen: walk.fen(&node, &path),
+            depth,
+            ours: our_total,
+            theirs: run.nodes,
+            next: None,
+        };
+        // Move lists that differ are the answer, even where a missing and an
+        // extra move happen to leave the total right.
+        let theirs = engine_divide(&node, depth, &run);
+        if let Some(theirs) = &theirs {
+            let difference = ListDifference::of(ours.keys(), theirs);
+            if difference.any() {
+                walk.push(step);
+                let finding = Finding { list: Some((difference, Some(depth))), ..Finding::default() };
+                return Ok(walk.found(&node, path, depth, finding));
+            }
+        }
+        if run.nodes == our_total && children_agree {
+            // Its children and its move count agree: its move list differs
+            // in moves that cancel out.
+            walk.push(step);
+            let finding = name_without_divide(&mut walk, &node, &path, &run, our_total)?;
+            return Ok(walk.found(&node, path, depth, finding));
+        }
+        if run.nodes == our_total {
+            walk.push(step);
+            return match in_parent.filter(|&first| first != run.nodes) {
+                // One ply deep, its divide one ply up counted this node one
+                // way (a count-only path for the last ply) and asked here
+                // it lists and counts the moves right.
+                Some(first) if depth == 1 && !path.is_empty() => {
+                    let fen = walk.fen(&node, &path);
+                    let mut candidates = candidates(&node, &fen, our_total, first, theirs.is_some());
+                    candidates.seen_from_parent = true;
+                    Ok(walk.found(
+                        &node,
+                        path,
+                        depth,
+                        Finding { candidates: Some(candidates), ..Finding::default() },
+                    ))
+                }
+                Some(first) => {
+                    let inconsistent =
+                        Inconsistency { path: path.clone(), depth, first, then: run.nodes, ours: our_total };
+                    Ok(walk.found(
+                        &node,
+                        path,
+                        depth,
+                        Finding { inconsistent: Some(inconsistent), ..Finding::default() },
+                    ))
+                }
+                None => Err(BisectError::NoDifference { depth, nodes: run.nodes }),
+            };
+        }
+        let ask = Asker { engine: &mut *walk.engine, start: target.start, timeout, stop };
+        let next = match &theirs {
+            Some(theirs) => ask.next_by_divide(&node, &path, depth, &ours, theirs)?,
+            None => ask.next_by_counts(&path, depth, &ours)?,
+        };
+        let Some(Next { text, mv, in_divide, known: ahead }) = next else {
+            walk.push(step);
+            if depth > 1 && theirs.is_none() {
+                // Every child agrees: the engine generates a different set
+                // of moves here. Asked one ply deep, its count may name
+                // them (0: it generates none).
+                depth = 1;
+                in_parent = None;
+                children_agree = true;
+                continue;
+            }
+            let finding = name_without_divide(&mut walk, &node, &path, &run, our_total)?;
+            return Ok(walk.found(&node, path, depth, finding));
+        };
+        step.next = Some(text.clone());
+        walk.push(step);
+        node.make(mv);
+        path.push(text);
+        depth -= 1;
+        known = ahead;
+        in_parent = in_divide;
+    }
+}
+
+/// At a node one ply deep whose count differs and whose divide there
+/// named nothing: the engine's move list read from its divide one ply
+/// deeper; where that agrees with ours (or cannot be read), candidates.
+fn name_without_divide(
+    walk: &mut Walk,
+    node: &Board,
+    path: &[String],
+    run: &EngineRun,
+    our_total: u128,
+) -> Result<Finding, BisectError> {
+    let deeper = match walk.ask(path, 2) {
+        Ok(deeper) => engine_divide(node, 2, &deeper),
+        Err(BisectError::Interrupted) => return Err(BisectError::Interrupted),
+        // A failure one ply deeper leaves the candidates.
+        Err(_) => None,
+    };
+    let legal: Vec<String> = node.legal_moves().iter().map(|&mv| node.uci(mv)).collect();
+    if let Some(theirs) = &deeper {
+        let difference = ListDifference::of(legal.iter(), theirs);
+        if difference.any() {
+            return Ok(Finding { list: Some((difference, Some(2))), ..Finding::default() });
+        }
+    }
+    if run.nodes == our_total {
+        // Moves that cancel out, which it does not name.
+        return Ok(Finding::default());
+    }
+    let fen = walk.fen(node, path);
+    let candidates = candidates(node, &fen, our_total, run.nodes, deeper.is_some());
+    Ok(Finding { candidates: Some(candidates), ..Finding::default() })
+}

@@ -1,0 +1,101 @@
+//! Why extra moves are illegal, and the candidates of a count that
+//! differs where the move lists agree.
+
+use super::*;
+use crate::board::{CastlingMode, FenOptions};
+
+fn board(fen: &str) -> Board {
+    Board::from_fen_with(fen, FenOptions { castling: CastlingMode::Detect, relaxed: true }).unwrap()
+}
+
+fn why(fen: &str, mv: &str) -> (Option<Why>, Vec<String>) {
+    let named = illegal_move(&board(fen), fen, mv);
+    (named.why, named.attackers)
+}
+
+#[test]
+fn extra_moves_are_told_why_they_are_illegal() {
+    // The king steps into a knight's reach.
+    assert_eq!(
+        why("4k3/8/8/8/5n2/8/8/4K3 w - - 0 1", "e1e2"),
+        (Some(Why::KingIntoCheck), vec!["knight on f4".into()])
+    );
+    // A pinned bishop leaves the file of the rook behind it.
+    assert_eq!(
+        why("4r1k1/8/8/8/8/8/4B3/4K3 w - - 0 1", "e2d3"),
+        (Some(Why::PinnedPieceMoves), vec!["rook on e8".into()])
+    );
+    // In check, a move elsewhere.
+    assert_eq!(
+        why("4r1k1/8/8/8/8/8/P7/4K3 w - - 0 1", "a2a3"),
+        (Some(Why::CheckIgnored), vec!["rook on e8".into()])
+    );
+    // En passant that takes both pawns off the king's rank.
+    assert_eq!(
+        why("8/8/8/K1Pp3r/8/8/8/6k1 w - d6 0 2", "c5d6"),
+        (Some(Why::EnPassantExposesKing), vec!["rook on h5".into()])
+    );
+    // Castling out of, through and into check.
+
+    assert_eq!(why("4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1").0, Some(Why::CastlesOutOfCheck));
+    assert_eq!(
+        why("5rk1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1"),
+        (Some(Why::CastlesThroughCheck), vec!["f1 attacked".into()])
+    );
+    assert_eq!(why("6rk/7p/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1").0, Some(Why::CastlesIntoCheck));
+    // A bishop moving like a rook, castling without the right, a piece of
+    // the other side: not even pseudo-legal.
+    for mv in ["e2e4", "e1c1", "e8e7"] {
+        assert_eq!(why("4k3/8/8/8/8/8/4B3/4K2R w K - 0 1", mv).0, Some(Why::NotPseudoLegal), "{mv}");
+    }
+    assert_eq!(Why::CastlesThroughCheck.family(), Family::KingSafety);
+    assert_eq!(Why::NotPseudoLegal.family(), Family::NotPseudoLegal);
+}
+
+#[test]
+fn pseudo_legal_moves_include_what_a_careless_generator_makes() {
+    // The pinned pawn's en-passant capture, onto the square the FEN names.
+    let fen = "8/8/8/K1Pp3r/8/8/8/6k1 w - d6 0 2";
+    let b = board(fen);
+    let pseudo: Vec<String> = pseudo_legal_moves(&b, fen_en_passant(fen)).iter().map(|&m| b.uci(m)).collect();
+    assert!(pseudo.contains(&"c5d6".to_string()), "{pseudo:?}");
+    assert!(!b.legal_moves().iter().any(|&m| b.uci(m) == "c5d6"));
+    let illegal: Vec<String> = illegal_moves(&b, fen).into_iter().map(|m| m.uci).collect();
+    assert!(illegal.contains(&"c5d6".to_string()) && !illegal.contains(&"c5c6".to_string()), "{illegal:?}");
+    // Every legal move is pseudo-legal.
+    for fen in [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+    ] {
+        let b = board(fen);
+        let pseudo = pseudo_legal_moves(&b, None);
+        assert!(b.legal_moves().iter().all(|m| pseudo.contains(m)), "{fen}");
+    }
+}
+
+#[test]
+fn the_likeliest_candidates_number_the_difference() {
+    // One pinned en-passant capture and two king steps into attack: a
+    // count one too high is likeliest the capture.
+    let fen = "8/2p5/3p4/KP5r/1R2Ppk1/6P1/8/8 b - e3 0 2";
+    let b = board(fen);
+    let legal = b.legal_moves().len() as u128;
+    let extra = candidates(&b, fen, legal, legal + 1, true);
+    assert_eq!(extra.fault, Fault::Extra);
+    assert_eq!(extra.likely.as_deref(), Some("en passant that exposes its king"));
+    assert_eq!(extra.moves[0].uci, "f4e3");
+    // Two too many: the two king steps.
+    let two = candidates(&b, fen, legal, legal + 2, true);
+    assert_eq!(two.likely.as_deref(), Some("king stepping into an attack"));
+    // Every illegal move at once: no legality test at all.
+    let all = candidates(&b, fen, legal, legal + 3, true);
+    assert_eq!(all.likely.as_deref(), Some("every illegal move (no legality test)"));
+    // Too few, by as many as the rook promotions.
+    let promotions = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1";
+    let b = board(promotions);
+    let legal = b.legal_moves().len() as u128;
+    let missing = candidates(&b, promotions, legal, legal - 3, false);
+    assert_eq!(missing.fault, Fault::Missing);
+    assert_eq!(missing.likely.as_deref(), Some("promotion to a knight"));
+    assert!(missing.moves.iter().all(|m| m.uci.ends_with('n')), "{:?}", missing.moves);
+}

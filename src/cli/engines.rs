@@ -1,0 +1,107 @@
+//! Engines named on the command line: `[NAME=]SPEC` read, and a program
+//! given alone probed for how it counts, with what was found printed and
+//! the spec that pins it.
+
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use perft::engine::{probe, split_name, EngineSpec, Probe, ProbeOptions, Protocol};
+
+use super::args::PatternArgs;
+use super::output;
+use super::INTERRUPTED;
+
+/// How long a probe waits for each answer, unless --handshake-timeout
+/// says otherwise.
+const PROBE_WAIT: Duration = Duration::from_secs(3);
+
+/// How long a probe waits for each answer: `--handshake-timeout` if given.
+pub fn probe_wait(handshake_seconds: Option<f64>) -> Duration {
+    handshake_seconds
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(PROBE_WAIT, |s| Duration::from_secs_f64(s.min(600.0)))
+}
+
+/// Lines of a probed program's last output shown when nothing worked.
+const PROBE_OUTPUT_LINES: usize = 6;
+
+/// `[NAME=]SPEC` into a name and a spec; without a name, the program's file
+/// name.
+pub fn parse_engine(text: &str, patterns: &PatternArgs) -> Result<(String, EngineSpec)> {
+    let (name, spec) = split_name(text);
+    let name = match name {
+        Some(name) if !name.is_empty() => name.to_string(),
+        _ => program_name(spec),
+    };
+    let spec = EngineSpec::parse(spec, &output::answer_format(patterns, &name, &[name.as_str()]))?;
+    Ok((name, spec))
+}
+
+/// The file name of a spec's program (`stockfish` for
+/// `uci:/usr/games/stockfish`), for an engine given without a name.
+pub fn program_name(spec: &str) -> String {
+    let command = EngineSpec::parse(spec, &Default::default()).map(|s| s.command).unwrap_or_default();
+    let program = command.first().cloned().unwrap_or_default();
+    std::path::Path::new(&program).file_name().map_or(program.clone(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The spec to run `name` with: `spec` itself, or for a program given
+/// alone what probing it found (printed to `out`, with the spec that
+/// skips probing next time). Probing that finds nothing is an error that
+/// says what was tried and what the program printed.
+pub fn resolve(name: &str, spec: EngineSpec, wait: Duration, out: &mut dyn Write) -> Result<EngineSpec> {
+    if spec.protocol != Protocol::Auto {
+        return Ok(spec);
+    }
+    let program = shlex::try_join(spec.command.iter().map(String::as_str)).unwrap_or_default();
+    writeln!(out, "probing {name} ({program}) for how it counts perft:")?;
+    let found = probe(&spec, &ProbeOptions { wait, stop: Some(&INTERRUPTED) });
+    for tried in &found.tries {
+        writeln!(out, "  {}: {}", tried.what, tried.outcome)?;
+    }
+    if super::interrupted() {
+        bail!("interrupted while probing {name}");
+    }
+    match &found.found {
+        Some(pinned) => {
+            let pin =
+                shlex::try_quote(&format!("{name}={pinned}")).map(|q| q.into_owned()).unwrap_or_default();
+            writeln!(out, "found: {}; to skip probing next time: --engine {pin}", dialect(pinned))?;
+            Ok(pinned.clone())
+        }
+        None => bail!("{}", nothing_found(name, &program, &found)),
+    }
+}
+
+/// A found dialect in words.
+fn dialect(spec: &EngineSpec) -> String {
+    match spec.protocol {
+        Protocol::Uci => match &spec.perft {
+            None => "UCI `go perft`".into(),
+            Some(perft) => format!("`{perft}` in its UCI loop, after `position fen`"),
+        },
+        Protocol::Console => format!(
+            "`{}` at its prompt{}",
+            spec.perft.as_deref().unwrap_or(perft::engine::CONSOLE_PERFT),
+            spec.console_position().map_or(String::new(), |p| format!(", after `{p}`"))
+        ),
+        Protocol::Command => "a command line per count".into(),
+        Protocol::Auto => "nothing".into(),
+    }
+}
+
+/// The error when probing found nothing: what the program printed last,
+/// and how to say what it speaks.
+fn nothing_found(name: &str, program: &str, probe: &Probe) -> String {
+    let lines: Vec<&str> = probe.output.lines().collect();
+    let last = &lines[lines.len().saturating_sub(PROBE_OUTPUT_LINES)..];
+    format!(
+        "{name} ({program}): no way to count perft found (tried what is listed above); its last \
+         output:\n    {}\nIf it has a perft command, name it: --engine '{name}=uci,perft=perft {{depth}}:{program}' \
+         (a UCI engine), --engine '{name}=console,perft=perft {{depth}},position=setboard {{fen}}:{program}' \
+         (one without UCI), or --engine '{name}=cmd:{program} {{depth}} {{fen}}' (run per count); see \
+         docs/engines.md",
+        last.join("\n    ")
+    )
+}
