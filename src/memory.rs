@@ -271,6 +271,21 @@ fn auto_within(useful: u64, what: &str, tables: f64, source: Option<MemorySource
     }
 }
 
+/// Whether a table of `megabytes` MiB fits in the memory this process may
+/// use (as `--hash` checks it): the limit in words when it does not.
+///
+/// # Errors
+/// A message naming the size and the limit.
+pub fn table_fits(megabytes: u64) -> Result<(), String> {
+    let Some(source) = memory_source() else { return Ok(()) };
+    let free_mb = source.free_bytes() / MB;
+    if megabytes <= free_mb {
+        Ok(())
+    } else {
+        Err(format!("{megabytes} MB is more than this process may use ({source})"))
+    }
+}
+
 /// Refuses a table of `needed` MiB in all (the table and any second one a
 /// run may make) where `source` leaves less: the message names both.
 fn check_fits(megabytes: u64, needed: u64, source: Option<MemorySource>) -> Result<(), String> {

@@ -396,12 +396,20 @@ fn label_writes_a_suite_that_suite_passes() {
         "{}",
         String::from_utf8_lossy(&output.stdout)
     );
-    // An unknown EPD operation (a typo for D1) is warned about once.
+    // An unknown EPD operation is warned about once; a count meant and not
+    // read (`;d2`, a typo for D2) is an error of its line, every one.
+    let unknown =
+        write(dir.path(), "unknown.epd", &format!("{KIWIPETE} ;D1 48 ;xyz 2\n{KIWIPETE} ;D1 48 ;xyz 3\n"));
+    let output = perft().args(["suite", "--no-json", &unknown]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert_eq!(stdout.matches("unknown EPD operation").count(), 1, "{stdout}");
     let typo =
         write(dir.path(), "typo.epd", &format!("{KIWIPETE} ;D1 48 ;d2 2039\n{KIWIPETE} ;D1 48 ;d3 97862\n"));
     let output = perft().args(["suite", "--no-json", &typo]).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(stdout.matches("unknown EPD operation").count(), 1, "{stdout}");
+    assert_eq!(output.status.code(), Some(2), "{stdout}");
+    assert_eq!(stdout.matches("looks like a perft count").count(), 2, "{stdout}");
     // A suite labelled in relaxed mode says how to read it.
     let relaxed = dir.path().join("relaxed.epd");
     let output = perft().args(["label", "-d", "1", "--relaxed", &bare, "-o"]).arg(&relaxed).output().unwrap();
@@ -676,7 +684,11 @@ fn hash_auto_sizes_the_table_and_reports_why() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("`lots` is neither a size in MB"), "{stderr}");
-    let output = perft().args(["run", "4", "--verify-hash"]).output().unwrap();
+    let output = perft().args(["run", "4", "--hash", "0", "--verify-hash"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--verify-hash needs a hash table"));
+    // Where auto chose no table there is nothing to verify.
+    let output = perft().args(["run", "4", "--verify-hash"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("nothing to verify"));
 }

@@ -380,6 +380,11 @@ pub struct StatusArgs {
     /// Print nothing; the exit status says whether every unit is done.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Seconds to watch a heartbeat that the clocks cannot judge (dated in
+    /// the future, or a little stale) for a change before calling its unit
+    /// dead; 0 to not watch.
+    #[arg(long, value_name = "SECONDS", default_value_t = 17.0)]
+    pub watch: f64,
 }
 
 #[derive(Debug, Args)]

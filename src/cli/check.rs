@@ -169,7 +169,9 @@ fn report_check(
             summary,
             interrupted: outcome.interrupted,
         };
-        target.write_if_counted(counted, &report, out)?;
+        let why_not =
+            if report.interrupted { "interrupted before the first count" } else { "no suite line was read" };
+        target.write_if_counted(counted, why_not, &report, out)?;
     }
     out.flush()?;
     Ok(code)

@@ -151,6 +151,9 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         bail!("no positions left to compare (--skip-chess960 skipped all {before})");
     }
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "compare", false)?;
+    if let Some(positions) = &args.positions {
+        ReportTarget::refuse_over(&target, &[(positions, "the --positions file")])?;
+    }
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     for note in output::pattern_notes(&args.patterns, &names) {
         writeln!(out, "{note}")?;

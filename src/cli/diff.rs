@@ -13,8 +13,7 @@ use super::args::DiffArgs;
 use super::{EXIT_MISMATCH, EXIT_OK};
 
 fn read(path: &Path) -> Result<AnyReport> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    AnyReport::from_json(&text).with_context(|| format!("{}", path.display()))
+    AnyReport::read_file(path).with_context(|| format!("{}", path.display()))
 }
 
 pub fn diff(args: DiffArgs) -> Result<u8> {

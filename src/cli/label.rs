@@ -2,7 +2,6 @@
 //! suite (`FEN ;D1 20 ;D2 400`).
 
 use std::io::Write;
-use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use perft::board::{CastlingMode, FenOptions};
@@ -20,7 +19,7 @@ pub fn label_command(args: LabelArgs) -> Result<u8> {
         bail!("--depth must be at least 1");
     }
     if let Some(out) = &args.out {
-        if args.files.iter().any(|input| same_file(input, out)) {
+        if args.files.iter().any(|input| output::same_path(input, out)) {
             bail!("-o {} is one of the input files; write to another file", out.display());
         }
         perft::report::check_writable(out).with_context(|| format!("cannot write {}", out.display()))?;
@@ -105,12 +104,4 @@ pub fn label_command(args: LabelArgs) -> Result<u8> {
         }
     }
     Ok(exit_status(disagreeing > 0, bad > 0, false))
-}
-
-/// Whether `path` is where the output would go (refuse overwriting an input).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }

@@ -2,6 +2,7 @@
 //! and the root divide in `run`'s format.
 
 use std::io::Write;
+use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use perft::distributed::merge::{compress_ranges, merge as merge_plan};
@@ -20,6 +21,7 @@ pub fn merge(args: MergeArgs) -> Result<u8> {
         bail!("--keys names a key set twice ({:?}): give 1, 2 or 1,2", args.keys);
     }
     let target = ReportTarget::resolve(args.json.as_deref().map(Some), "merge", false)?;
+    refuse_plan_files(&target, &args.plan)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     let outcome =
         merge_plan(&args.plan, &keys).with_context(|| format!("cannot merge {}", args.plan.display()))?;
@@ -101,4 +103,22 @@ pub fn merge(args: MergeArgs) -> Result<u8> {
     } else {
         EXIT_OK
     })
+}
+
+/// Refuses, before any work, a report written into the plan's own files:
+/// its manifest, a unit file or a result.
+fn refuse_plan_files(target: &Option<ReportTarget>, plan: &Path) -> Result<()> {
+    let Some(ReportTarget::File(report)) = target else { return Ok(()) };
+    ReportTarget::refuse_over(target, &[(&plan.join("manifest.json"), "the plan's manifest")])?;
+    let parent = report.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    for (dir, what) in [("units", "the plan's units"), ("results", "the plan's results")] {
+        if output::same_path(parent, &plan.join(dir)) {
+            bail!(
+                "--json {} is in {what} ({}): write the report elsewhere",
+                report.display(),
+                plan.join(dir).display()
+            );
+        }
+    }
+    Ok(())
 }

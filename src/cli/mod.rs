@@ -238,7 +238,14 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_BAD_INPUT } else { EXIT_OK };
-            let _ = e.print();
+            // Help and the version go to stdout: a closed pipe ends
+            // quietly, a full disk is an error.
+            if let Err(error) = e.print().and_then(|()| std::io::stdout().flush()) {
+                if error.kind() != std::io::ErrorKind::BrokenPipe {
+                    let _ = writeln!(std::io::stderr(), "Error: cannot write to stdout: {error}");
+                    return ExitCode::from(EXIT_BAD_INPUT);
+                }
+            }
             if e.use_stderr() {
                 if let Some(hint) = unquoted_fen_hint(std::env::args_os().skip(1)) {
                     let _ = writeln!(std::io::stderr(), "\n{hint}");
@@ -289,11 +296,15 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
     })
 }
 
-/// Writes the completion script for `shell` to stdout.
+/// Writes the completion script for `shell` to stdout: made whole in
+/// memory first (the generator panics on a failed write), so a closed pipe
+/// ends quietly and a full disk is an error.
 fn completions(mut command: clap::Command, shell: clap_complete::Shell) -> anyhow::Result<u8> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "perft", &mut script);
+    use anyhow::Context;
     let mut out = std::io::stdout().lock();
-    clap_complete::generate(shell, &mut command, "perft", &mut out);
-    out.flush()?;
+    out.write_all(&script).and_then(|()| out.flush()).context("cannot write the completion script")?;
     Ok(EXIT_OK)
 }
 
@@ -320,11 +331,16 @@ fn man_page(command: clap::Command, dir: Option<&std::path::Path>) -> anyhow::Re
         let name = format!("perft-{}", sub.get_name());
         pages.push((name.clone(), sub.clone().name(name).version(version.clone())));
     }
+    // Every page rendered first, then all written or none: a link at a
+    // page's name is replaced, not written through.
+    let files = pages
+        .into_iter()
+        .map(|(name, page)| Ok((dir.join(format!("{name}.1")), render(page)?)))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    perft::report::write::replace_all_atomic(&files)
+        .with_context(|| format!("cannot write the manual pages into {}", dir.display()))?;
     let mut out = std::io::stdout().lock();
-    for (name, page) in pages {
-        let path = dir.join(format!("{name}.1"));
-        perft::report::write_atomic(&path, &render(page)?)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    for (path, _) in &files {
         // The pages matter more than the list: a closed stdout stops nothing.
         let _ = writeln!(out, "{}", path.display());
     }

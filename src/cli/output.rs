@@ -156,7 +156,12 @@ pub fn position(args: &PositionArgs) -> Result<Board> {
 pub enum ReportTarget {
     Stdout,
     Stderr,
+    /// A file named on the command line: replaced if it exists.
     File(PathBuf),
+    /// A timestamped name in the results directory: never replaces a
+    /// file (a run that took the name first keeps it; this one gets
+    /// `NAME-2.json`).
+    Fresh(PathBuf),
 }
 
 /// Where reports go when `--json` names no file: `$PERFT_RESULTS`, else
@@ -219,13 +224,37 @@ impl ReportTarget {
                 return Ok(Some(ReportTarget::Stderr));
             }
             Some(Some(path)) => path.to_path_buf(),
-            Some(None) => report::default_report_path(&results_dir(), kind),
-            None if default_on => report::default_report_path(&results_dir(), kind),
+            Some(None) => return Self::fresh(kind),
+            None if default_on => return Self::fresh(kind),
             None => return Ok(None),
         };
         report::check_writable(&target)
             .with_context(|| format!("cannot write the report to {}", target.display()))?;
         Ok(Some(ReportTarget::File(target)))
+    }
+
+    fn fresh(kind: &str) -> Result<Option<ReportTarget>> {
+        let target = report::default_report_path(&results_dir(), kind);
+        report::check_writable(&target)
+            .with_context(|| format!("cannot write the report to {}", target.display()))?;
+        Ok(Some(ReportTarget::Fresh(target)))
+    }
+
+    /// Refuses, before any work, a report file that is one of the run's
+    /// inputs (`inputs`: each path, and what it is to the run, such as
+    /// `the --checkpoint journal`): writing it would replace what the run
+    /// reads.
+    pub fn refuse_over(target: &Option<ReportTarget>, inputs: &[(&Path, &str)]) -> Result<()> {
+        let Some(ReportTarget::File(report)) = target else { return Ok(()) };
+        for (input, what) in inputs {
+            if same_path(report, input) {
+                bail!(
+                    "--json {} is {what}: the report would replace it; write the report to another file",
+                    report.display()
+                );
+            }
+        }
+        Ok(())
     }
 
     pub fn is_stdout(target: &Option<ReportTarget>) -> bool {
@@ -236,10 +265,17 @@ impl ReportTarget {
     /// Writes the report of a run that may have read nothing (a missing
     /// suite file, say): such a run (`counted` false) leaves no file behind
     /// (a stream still gets its JSON, which a pipe is waiting for).
-    pub fn write_if_counted(&self, counted: bool, value: &impl Serialize, out: &mut dyn Write) -> Result<()> {
+    /// `why_not` says why, as in `no suite line was read`.
+    pub fn write_if_counted(
+        &self,
+        counted: bool,
+        why_not: &str,
+        value: &impl Serialize,
+        out: &mut dyn Write,
+    ) -> Result<()> {
         match self {
-            ReportTarget::File(path) if !counted => {
-                writeln!(out, "No report written to {}: no suite line was read.", path.display())?;
+            ReportTarget::File(path) | ReportTarget::Fresh(path) if !counted => {
+                writeln!(out, "No report written to {}: {why_not}.", path.display())?;
                 Ok(())
             }
             _ => self.write(value, out),
@@ -264,8 +300,32 @@ impl ReportTarget {
                     .with_context(|| format!("cannot write the report to {}", path.display()))?;
                 writeln!(out, "Report: {}", path.display())?;
             }
+            ReportTarget::Fresh(path) => {
+                let mut bytes = serde_json::to_vec_pretty(value).map_err(std::io::Error::other)?;
+                bytes.push(b'\n');
+                let written = report::write_new_atomic(path, &bytes)
+                    .with_context(|| format!("cannot write the report to {}", path.display()))?;
+                writeln!(out, "Report: {}", written.display())?;
+            }
         }
         Ok(())
+    }
+}
+
+/// Whether `a` and `b` name the same file, whether or not it exists yet:
+/// their directories resolved (links and `..` followed), their names
+/// compared.
+pub fn same_path(a: &Path, b: &Path) -> bool {
+    if let (Ok(a), Ok(b)) = (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        return a == b;
+    }
+    let resolve = |p: &Path| {
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        std::fs::canonicalize(dir).ok().zip(p.file_name().map(|n| n.to_os_string()))
+    };
+    match (resolve(a), resolve(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
     }
 }
 

@@ -4,19 +4,19 @@ use std::io::Write;
 
 use anyhow::{bail, Context, Result};
 use perft::chart::{report_page, PageFormat};
-use perft::report::{write_atomic, AnyReport, ReadReportError};
+use perft::report::{write_atomic, AnyReport, ReadReportError, ReadReportFileError};
 
 use super::args::ReportArgs;
-use super::EXIT_OK;
+use super::{EXIT_BAD_INPUT, EXIT_OK};
 
 pub fn report(args: ReportArgs) -> Result<u8> {
     let mut compares = Vec::new();
     let mut benches = Vec::new();
     let mut out = std::io::stdout().lock();
+    // A file that cannot be read is said, and the others are drawn.
+    let mut unreadable = 0;
     for path in &args.files {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        match AnyReport::from_json(&text) {
+        match AnyReport::read_file(path) {
             Ok(AnyReport::Compare(report)) => compares.push(report),
             Ok(AnyReport::Bench(report)) => benches.push(report),
             // Other reports (a suite run beside the benches in results/,
@@ -27,14 +27,17 @@ pub fn report(args: ReportArgs) -> Result<u8> {
                 path.display(),
                 other.kind()
             )?,
-            Err(unknown @ ReadReportError::UnknownKind(_)) => {
+            Err(ReadReportFileError::Report(unknown @ ReadReportError::UnknownKind(_))) => {
                 writeln!(out, "note: {}: {unknown}; skipped", path.display())?
             }
-            Err(e) => return Err(e).with_context(|| format!("{}", path.display())),
+            Err(e) => {
+                unreadable += 1;
+                writeln!(out, "ERROR {}: {e}; skipped", path.display())?;
+            }
         }
     }
     if compares.is_empty() && benches.is_empty() {
-        bail!("nothing to chart: no compare or bench report among the files given");
+        bail!("nothing to chart: no readable compare or bench report among the files given");
     }
     let format = match args.out.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
         Some("html" | "htm") => PageFormat::Html,
@@ -53,5 +56,5 @@ pub fn report(args: ReportArgs) -> Result<u8> {
         benches.len(),
         if benches.len() == 1 { "" } else { "s" }
     )?;
-    Ok(EXIT_OK)
+    Ok(if unreadable > 0 { EXIT_BAD_INPUT } else { EXIT_OK })
 }

@@ -2,6 +2,7 @@
 //! verified, checkpointed and resumable.
 
 use std::io::Write;
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -110,6 +111,10 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let threads = output::threads(args.threads)?;
     let board = output::position(&args.position)?;
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "run", false)?;
+    let journals = [(&args.checkpoint, "the --checkpoint journal"), (&args.resume, "the --resume journal")];
+    let inputs: Vec<(&Path, &str)> =
+        journals.iter().filter_map(|(path, what)| path.as_deref().map(|p| (p, *what))).collect();
+    ReportTarget::refuse_over(&target, &inputs)?;
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
     let depth = args.depth;
     let journaled = args.checkpoint.is_some() || args.resume.is_some();
@@ -127,8 +132,17 @@ pub fn run(args: RunArgs) -> Result<u8> {
     if args.hash == Some(HashSize::Auto) && choice.is_none() {
         writeln!(out, "note: no hash table: perft({depth}) here is too small for one to pay")?;
     }
+    // With auto, a count too small for a table has nothing to verify.
+    let verifying = args.verify_hash && choice.is_some();
     if args.verify_hash && choice.is_none() {
-        bail!("--verify-hash needs a hash table (--hash MB or auto)");
+        if args.hash.is_some_and(|size| size != HashSize::Auto) {
+            bail!("--verify-hash needs a hash table (--hash MB or auto)");
+        }
+        writeln!(
+            out,
+            "note: --verify-hash: perft({depth}) here is too small for a hash table, so there is nothing to \
+             verify; the count is exact"
+        )?;
     }
     output::warn_if_absurd(&board, depth, threads, choice.is_some());
 
@@ -177,7 +191,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
         return Ok(interrupted_status());
     }
 
-    if args.verify_hash {
+    if verifying {
         let choice = choice.as_ref().expect("--verify-hash has a table");
         let verification = verify_hash(&board, depth, mode, choice, threads, &divide)?;
         if let Verification::Interrupted = verification {

@@ -5,18 +5,26 @@ use std::io::Write;
 use anyhow::{Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::distributed::merge::compress_ranges;
-use perft::distributed::status::plan_status;
+use perft::distributed::status::{plan_status, StatusOptions};
 use perft::distributed::Keys;
 
 use super::args::StatusArgs;
 use super::output::{self, ReportTarget};
-use super::{EXIT_INCOMPLETE, EXIT_OK};
+use super::{interrupted, interrupted_status, EXIT_INCOMPLETE, EXIT_OK, INTERRUPTED};
 
 pub fn status(args: StatusArgs) -> Result<u8> {
     let keys = Keys::new(args.keys)?;
     let target = ReportTarget::resolve(args.json.as_deref().map(Some), "status", false)?;
-    let status =
-        plan_status(&args.plan, keys).with_context(|| format!("cannot read {}", args.plan.display()))?;
+    if !(args.watch.is_finite() && (0.0..=3600.0).contains(&args.watch)) {
+        anyhow::bail!("--watch must be 0 to 3600 seconds");
+    }
+    let options = StatusOptions {
+        now: std::time::SystemTime::now(),
+        watch: std::time::Duration::from_secs_f64(args.watch),
+        stop: Some(&INTERRUPTED),
+    };
+    let status = plan_status(&args.plan, keys, &options)
+        .with_context(|| format!("cannot read {}", args.plan.display()))?;
     let mut quiet = std::io::sink();
     let mut human = output::human_output(ReportTarget::is_stdout(&target));
     let out: &mut dyn Write = if args.quiet { &mut quiet } else { &mut human };
@@ -44,14 +52,20 @@ pub fn status(args: StatusArgs) -> Result<u8> {
     }
     writeln!(out, "{table}")?;
     for unit in &status.running {
+        let beat = match unit.clock_skew_s {
+            Some(ahead) => format!(
+                "heartbeat dated {ahead:.0} s in the future (clock skew between this machine and the unit's \
+                 or the file server's), changing"
+            ),
+            None => format!("heartbeat {:.0} s ago", unit.heartbeat_age_s),
+        };
         writeln!(
             out,
-            "running: unit {} on {}: {} of {} positions journaled, heartbeat {:.0} s ago",
+            "running: unit {} on {}: {} of {} positions journaled, {beat}",
             unit.index,
             unit.host.as_deref().unwrap_or("an unknown host"),
             unit.positions_done,
             unit.positions,
-            unit.heartbeat_age_s
         )?;
     }
     for unit in status.missing.iter().filter(|m| m.reason != "never started") {
@@ -80,5 +94,8 @@ pub fn status(args: StatusArgs) -> Result<u8> {
         target.write(&status, out)?;
     }
     out.flush()?;
+    if interrupted() {
+        return Ok(interrupted_status());
+    }
     Ok(if status.counts.done == status.units { EXIT_OK } else { EXIT_INCOMPLETE })
 }

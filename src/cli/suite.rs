@@ -196,7 +196,9 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
             hash,
             interrupted: outcome.interrupted,
         };
-        target.write_if_counted(counted, &report, &mut out)?;
+        let why_not =
+            if outcome.interrupted { "interrupted before the first count" } else { "no suite line was read" };
+        target.write_if_counted(counted, why_not, &report, &mut out)?;
     }
     out.flush()?;
     Ok(code)

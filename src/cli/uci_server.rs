@@ -246,8 +246,12 @@ pub fn uci() -> Result<u8> {
                         Ok(n) if n >= 1 => engine.threads = n as usize,
                         _ => writeln!(out, "info string bad Threads value {value:?}")?,
                     },
-                    "hash" => match value.parse::<u64>() {
-                        Ok(mb) if mb <= 1 << 20 => engine.hash_mb = mb,
+                    "hash" => match value.parse::<u64>().map(|mb| (mb, perft::memory::table_fits(mb))) {
+                        Ok((mb, Ok(()))) if mb <= 1 << 20 => engine.hash_mb = mb,
+                        Ok((_, Err(limit))) => {
+                            let kept = engine.hash_mb;
+                            writeln!(out, "info string Hash {limit}; keeping {kept} MB")?
+                        }
                         _ => writeln!(out, "info string bad Hash value {value:?}")?,
                     },
                     _ => writeln!(out, "info string unknown option {name:?}")?,

@@ -28,6 +28,7 @@ use sha2::{Digest, Sha256};
 
 use crate::counting::KeySet;
 
+pub mod heartbeat;
 pub mod journal;
 pub mod merge;
 pub mod packed;
@@ -80,6 +81,12 @@ impl UnitIndex {
     /// The journal for key set `keys`, relative to the plan directory.
     pub fn journal_file(self, keys: Keys) -> PathBuf {
         Path::new(RESULTS_DIR).join(format!("{}.k{}.journal", self.stem(), keys.number()))
+    }
+
+    /// The lock file that gives the unit under `keys` one owner at a time,
+    /// relative to the plan directory.
+    pub fn lock_file(self, keys: Keys) -> PathBuf {
+        Path::new(RESULTS_DIR).join(format!("{}.k{}.lock", self.stem(), keys.number()))
     }
 }
 
@@ -234,6 +241,16 @@ pub enum DistError {
     /// The split asked for cannot be made (depth, ply, units, ...).
     #[error("{0}")]
     BadSplit(String),
+    /// Another process counts this unit now (it holds the unit's lock).
+    #[error("unit {index} (keys {keys}) is being counted by another process ({holder}); not started")]
+    Busy {
+        /// The unit.
+        index: UnitIndex,
+        /// The key set.
+        keys: Keys,
+        /// Who holds the lock, as its lock file says.
+        holder: String,
+    },
     /// The plan directory already holds files.
     #[error("{} is not empty; choose a new directory, or give --force to replace the plan there", .0.display())]
     PlanExists(PathBuf),

@@ -3,96 +3,25 @@
 //! never writes into the plan, so it may run while units count on other
 //! machines of a shared file system.
 //!
-//! A unit that counts keeps a heartbeat file beside its journal
-//! (`results/unit-NNNNNN.kK.running`), rewritten every
-//! [`HEARTBEAT_INTERVAL`]; one not rewritten for [`HEARTBEAT_STALE`] belongs
-//! to a unit that died (killed, its node lost) and counts as missing.
+//! A unit that counts keeps a heartbeat file beside its journal (see
+//! [`super::heartbeat`]); one not rewritten for [`HEARTBEAT_STALE`] belongs
+//! to a unit that died (killed, its node lost) and counts as missing. Where
+//! the clocks disagree, a heartbeat is watched for a change before it is
+//! judged.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
+pub use super::heartbeat::{heartbeat_file, Heartbeat, HeartbeatGuard, HEARTBEAT_INTERVAL, HEARTBEAT_STALE};
+use super::heartbeat::{watch, Beat, Verdict};
 use super::journal::journaled_positions;
 use super::plan::Plan;
 use super::unit::UnitResult;
 use super::{Count, DistError, Keys, UnitIndex};
 use crate::report::timestamp;
-
-/// How often a counting unit rewrites its heartbeat.
-pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(15);
-/// A heartbeat older than this is a dead unit's.
-pub const HEARTBEAT_STALE: Duration = Duration::from_secs(120);
-
-/// What a heartbeat file holds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Heartbeat {
-    /// The machine counting.
-    pub host: String,
-    /// Its process.
-    pub pid: u32,
-    /// When the unit started (UTC).
-    pub started: String,
-    /// When the heartbeat was last written (UTC).
-    pub updated: String,
-}
-
-/// The heartbeat file of unit `index` under `keys`, relative to the plan.
-pub fn heartbeat_file(index: UnitIndex, keys: Keys) -> PathBuf {
-    index.journal_file(keys).with_extension("running")
-}
-
-/// Keeps a unit's heartbeat fresh until dropped, then removes it.
-pub struct HeartbeatGuard {
-    path: PathBuf,
-    stop: Option<mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl HeartbeatGuard {
-    /// Writes the heartbeat at `path` now and every [`HEARTBEAT_INTERVAL`]
-    /// from a thread of its own.
-    ///
-    /// # Errors
-    /// The first write failed (a later failure is left to the next beat).
-    pub fn start(path: PathBuf) -> Result<HeartbeatGuard, DistError> {
-        let mut beat = Heartbeat {
-            host: crate::report::host_name(),
-            pid: std::process::id(),
-            started: timestamp(),
-            updated: String::new(),
-        };
-        let write = move |path: &Path, beat: &mut Heartbeat| {
-            beat.updated = timestamp();
-            let mut bytes = serde_json::to_vec(beat).unwrap_or_default();
-            bytes.push(b'\n');
-            crate::report::write::replace_atomic(path, &bytes)
-        };
-        write(&path, &mut beat).map_err(DistError::io(&path))?;
-        let (stop, stopped) = mpsc::channel::<()>();
-        let thread_path = path.clone();
-        let thread = std::thread::Builder::new()
-            .name("heartbeat".into())
-            .spawn(move || {
-                while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(HEARTBEAT_INTERVAL) {
-                    let _ = write(&thread_path, &mut beat);
-                }
-            })
-            .map_err(DistError::io(&path))?;
-        Ok(HeartbeatGuard { path, stop: Some(stop), thread: Some(thread) })
-    }
-}
-
-impl Drop for HeartbeatGuard {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
 
 /// A unit being counted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -101,8 +30,15 @@ pub struct RunningUnit {
     pub index: UnitIndex,
     /// The machine counting it, if its heartbeat says.
     pub host: Option<String>,
-    /// Seconds since the heartbeat was written.
+    /// Seconds since the heartbeat was written (by this machine's clock
+    /// against the file's time; 0 for one dated in the future).
     pub heartbeat_age_s: f64,
+    /// How far in the future its heartbeat is dated, when that is past the
+    /// margin: the clocks of this machine and the unit's (or the file
+    /// server's) disagree, and the unit was seen running by its heartbeat
+    /// changing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_skew_s: Option<f64>,
     /// Positions of the unit already in its journal.
     pub positions_done: u64,
     /// Positions in the unit.
@@ -168,16 +104,25 @@ pub struct PlanStatus {
     pub taken: String,
 }
 
+/// How `perft status` looks at heartbeats.
+#[derive(Clone, Copy, Debug)]
+pub struct StatusOptions<'a> {
+    /// The time to judge heartbeats' ages by (`perft status` watches a
+    /// heartbeat for one [`HEARTBEAT_INTERVAL`] and a little more).
+    pub now: SystemTime,
+    /// How long a heartbeat the clocks cannot judge is watched for a
+    /// change (zero: not watched, and such a unit is called missing with
+    /// the reason).
+    pub watch: Duration,
+    /// Once raised, watching stops.
+    pub stop: Option<&'a AtomicBool>,
+}
+
 /// Looks at every unit of the plan in `dir` under `keys`; writes nothing.
 ///
 /// # Errors
 /// The plan cannot be read ([`DistError`]).
-pub fn plan_status(dir: &Path, keys: Keys) -> Result<PlanStatus, DistError> {
-    plan_status_at(dir, keys, SystemTime::now())
-}
-
-/// [`plan_status`] as seen at `now` (heartbeats are judged by their age).
-pub fn plan_status_at(dir: &Path, keys: Keys, now: SystemTime) -> Result<PlanStatus, DistError> {
+pub fn plan_status(dir: &Path, keys: Keys, options: &StatusOptions) -> Result<PlanStatus, DistError> {
     let plan = Plan::open(dir)?;
     let mut status = PlanStatus {
         kind: "perft-status".into(),
@@ -195,6 +140,8 @@ pub fn plan_status_at(dir: &Path, keys: Keys, now: SystemTime) -> Result<PlanSta
         seconds_left: None,
         taken: timestamp(),
     };
+    // Units whose heartbeat the clocks cannot judge, watched together.
+    let mut unsure: Vec<(PathBuf, Beat, RunningUnit)> = Vec::new();
     for entry in &plan.manifest.units {
         let result_path = dir.join(entry.index.result_file(keys));
         let problem = match UnitResult::load(&result_path, &plan, entry, keys) {
@@ -206,7 +153,7 @@ pub fn plan_status_at(dir: &Path, keys: Keys, now: SystemTime) -> Result<PlanSta
                     .try_fold(0u128, |sum, (p, n)| sum.checked_add(p.multiplicity.checked_mul(n.0)?))
                     .unwrap_or(u128::MAX);
                 status.nodes_done.0 = status.nodes_done.0.saturating_add(weighted);
-                status.unit_seconds += result.seconds;
+                status.unit_seconds += result.seconds.max(0.0);
                 status.done.push(entry.index);
                 continue;
             }
@@ -216,34 +163,36 @@ pub fn plan_status_at(dir: &Path, keys: Keys, now: SystemTime) -> Result<PlanSta
         let journal = dir.join(entry.index.journal_file(keys));
         let positions_done = journaled_positions(&journal, entry.positions as usize) as u64;
         let beat_path = dir.join(heartbeat_file(entry.index, keys));
-        let age = std::fs::metadata(&beat_path)
-            .and_then(|m| m.modified())
-            .ok()
-            .map(|at| now.duration_since(at).unwrap_or_default());
-        match age {
-            Some(age) if age <= HEARTBEAT_STALE && problem.is_none() => {
-                let host = std::fs::read(&beat_path)
-                    .ok()
-                    .and_then(|bytes| serde_json::from_slice::<Heartbeat>(&bytes).ok())
-                    .map(|beat| beat.host);
-                status.running.push(RunningUnit {
+        let beat = Beat::read(&beat_path, options.now);
+        let missing = |reason: String| MissingUnit { index: entry.index, reason, positions_done };
+        match (beat, problem) {
+            (_, Some(problem)) => status.missing.push(missing(problem)),
+            (None, None) if positions_done > 0 => {
+                status.missing.push(missing("stopped (journal, no heartbeat)".into()))
+            }
+            (None, None) => status.missing.push(missing("never started".into())),
+            (Some(beat), None) => {
+                let running = RunningUnit {
                     index: entry.index,
-                    host,
-                    heartbeat_age_s: age.as_secs_f64(),
+                    host: beat.heartbeat.as_ref().map(|h| h.host.clone()),
+                    heartbeat_age_s: beat.age.as_secs_f64(),
+                    clock_skew_s: None,
                     positions_done,
                     positions: entry.positions,
-                });
-            }
-            _ => {
-                let reason = problem.unwrap_or_else(|| match age {
-                    Some(age) => format!("died (heartbeat {:.0} s old)", age.as_secs_f64()),
-                    None if positions_done > 0 => "stopped (journal, no heartbeat)".into(),
-                    None => "never started".into(),
-                });
-                status.missing.push(MissingUnit { index: entry.index, reason, positions_done });
+                };
+                match beat.verdict() {
+                    Verdict::Fresh => status.running.push(running),
+                    Verdict::Dead => status
+                        .missing
+                        .push(missing(format!("died (heartbeat {:.0} s old)", beat.age.as_secs_f64()))),
+                    Verdict::Unsure => unsure.push((beat_path, beat, running)),
+                }
             }
         }
     }
+    judge_unsure(&mut status, unsure, options);
+    status.running.sort_by_key(|r| r.index.0);
+    status.missing.sort_by_key(|m| m.index.0);
     status.counts = StatusCounts {
         done: status.done.len() as u32,
         running: status.running.len() as u32,
@@ -255,4 +204,44 @@ pub fn plan_status_at(dir: &Path, keys: Keys, now: SystemTime) -> Result<PlanSta
         status.seconds_left = Some(mean * f64::from(left) / f64::from(status.counts.running.max(1)));
     }
     Ok(status)
+}
+
+/// Judges the units whose heartbeats the clocks could not: running if the
+/// heartbeat changed while watched, else dead, with what the clocks said.
+fn judge_unsure(status: &mut PlanStatus, unsure: Vec<(PathBuf, Beat, RunningUnit)>, options: &StatusOptions) {
+    if unsure.is_empty() {
+        return;
+    }
+    let watched: Vec<(PathBuf, Beat)> =
+        unsure.iter().map(|(path, beat, _)| (path.clone(), beat.clone())).collect();
+    let changed = if options.watch.is_zero() {
+        vec![false; watched.len()]
+    } else {
+        watch(&watched, options.watch, options.stop)
+    };
+    let stopped = options.stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+    for ((_, beat, mut running), changed) in unsure.into_iter().zip(changed) {
+        let skew = (!beat.ahead.is_zero()).then_some(beat.ahead.as_secs_f64());
+        if changed {
+            running.clock_skew_s = skew;
+            status.running.push(running);
+            continue;
+        }
+        let clocks = match skew {
+            Some(ahead) => format!("dated {ahead:.0} s in the future: clock skew"),
+            None => format!("{:.0} s old", beat.age.as_secs_f64()),
+        };
+        let reason = if options.watch.is_zero() {
+            format!("unsure: heartbeat {clocks}, not watched for a change")
+        } else if stopped {
+            format!("unsure: heartbeat {clocks}, watching for a change was interrupted")
+        } else {
+            format!("died (heartbeat {clocks}, unchanged for {:.0} s)", options.watch.as_secs_f64())
+        };
+        status.missing.push(MissingUnit {
+            index: running.index,
+            reason,
+            positions_done: running.positions_done,
+        });
+    }
 }

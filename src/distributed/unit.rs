@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use super::heartbeat::{heartbeat_file, HeartbeatGuard};
 use super::journal::{JournalId, UnitJournal};
 use super::plan::{Plan, UnitEntry};
-use super::status::{heartbeat_file, HeartbeatGuard};
 use super::{
     Checksum, Count, DistError, Keys, UnitIndex, FORMAT, INDEX_VARIABLES, MAX_PLAN_FILE_BYTES,
     OFFSET_VARIABLE,
@@ -70,8 +70,9 @@ pub struct UnitResult {
     /// results written before kernels were chosen at run time).
     #[serde(default)]
     pub machine: MachineInfo,
-    /// SHA-256 over the fields above that carry counts and identity (see
-    /// [`UnitResult::seal`]): an edited number no longer matches it.
+    /// SHA-256 over the fields above that carry counts and identity, and
+    /// `seconds` (see [`UnitResult::seal`]): an edited number no longer
+    /// matches it.
     pub seal: Checksum,
 }
 
@@ -80,7 +81,7 @@ impl UnitResult {
     pub fn compute_seal(&self) -> Checksum {
         let counts: Vec<String> = self.counts.iter().map(|c| c.0.to_string()).collect();
         let text = format!(
-            "{} {}\nplan {}\nunit {}\nindex {}\nkeys {}\ndepth {}\npositions {}\ncounts {}\ntotal {}\n",
+            "{} {}\nplan {}\nunit {}\nindex {}\nkeys {}\ndepth {}\npositions {}\ncounts {}\ntotal {}\nseconds {:?}\n",
             self.kind,
             self.format,
             self.plan_checksum,
@@ -90,7 +91,8 @@ impl UnitResult {
             self.depth,
             self.positions,
             counts.join(","),
-            self.total
+            self.total,
+            self.seconds
         );
         Checksum::of(text.as_bytes())
     }
@@ -333,6 +335,46 @@ pub enum UnitOutcome {
     },
 }
 
+/// Takes the lock of unit `index` under `keys` (an advisory lock on its
+/// lock file, which the system releases when the process ends, however it
+/// ends), and writes this process's host and id into the file.
+///
+/// # Errors
+/// [`DistError::Busy`] when another process holds it.
+fn lock_unit(plan: &Plan, index: UnitIndex, keys: Keys) -> Result<std::fs::File, DistError> {
+    use std::io::{Seek, Write};
+    let path = plan.dir.join(index.lock_file(keys));
+    crate::report::write::check_replaceable(&path).map_err(DistError::io(&path))?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(DistError::io(dir))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(DistError::io(&path))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let holder = crate::report::read::read_regular(&path, 1024)
+                .ok()
+                .flatten()
+                .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_string())
+                .filter(|text| !text.is_empty())
+                .unwrap_or_else(|| "its lock file says no more".into());
+            return Err(DistError::Busy { index, keys, holder });
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(DistError::io(&path)(e)),
+    }
+    let owner = format!("pid {} on {}", std::process::id(), crate::report::host_name());
+    let written =
+        file.set_len(0).and_then(|()| file.rewind()).and_then(|()| file.write_all(owner.as_bytes()));
+    written.map_err(DistError::io(&path))?;
+    Ok(file)
+}
+
 /// Counts unit `request.index` of the plan (see the module docs).
 ///
 /// # Errors
@@ -349,6 +391,9 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
     for file in [&path, &journal_path] {
         crate::report::write::check_replaceable(file).map_err(DistError::io(file))?;
     }
+    // One owner at a time: a second process of this unit refuses before it
+    // touches the journal or the heartbeat.
+    let _lock = lock_unit(&plan, entry.index, request.keys)?;
     let mut notes = Vec::new();
     match UnitResult::load(&path, &plan, &entry, request.keys) {
         Ok(Some(result)) => return Ok(UnitOutcome::AlreadyDone { path, result: Box::new(result) }),

@@ -158,6 +158,9 @@ mod job {
 enum Event {
     Stdout(String),
     Stderr(String),
+    /// Bytes of an overlong line dropped (past [`MAX_LINE`]): they count
+    /// towards the answer's budget all the same.
+    Dropped(usize),
     StdoutClosed,
 }
 
@@ -267,6 +270,8 @@ fn pump(mut source: impl Source, out: SyncSender<Event>, is_stdout: bool, done: 
             let event = if is_stdout { Event::Stdout(text) } else { Event::Stderr(text) };
             out.send(event).is_ok()
         };
+        // Bytes of the current line dropped and not yet said.
+        let mut dropped = 0usize;
         loop {
             if !readable(&source, &done) {
                 return;
@@ -276,12 +281,21 @@ fn pump(mut source: impl Source, out: SyncSender<Event>, is_stdout: bool, done: 
                 Ok(n) => {
                     for &byte in &buffer[..n] {
                         if byte == b'\n' {
+                            dropped = 0;
                             if !send(&mut line) {
                                 return;
                             }
                         } else if line.len() < MAX_LINE {
                             line.push(byte);
+                        } else {
+                            dropped += 1;
                         }
+                    }
+                    // An endless line is counted as it comes, so the
+                    // answer's budget ends it (said a line's worth at a time).
+                    if dropped >= MAX_LINE && out.send(Event::Dropped(std::mem::take(&mut dropped))).is_err()
+                    {
+                        return;
                     }
                 }
             }
@@ -510,6 +524,12 @@ impl Process {
                         return Next::Line(line);
                     }
                 }
+                Ok(Event::Dropped(bytes)) => {
+                    self.answer_bytes += bytes;
+                    if self.answer_bytes > MAX_ANSWER_BYTES {
+                        return Next::Cut(Cut::Flood);
+                    }
+                }
                 Ok(Event::StdoutClosed) | Err(RecvTimeoutError::Disconnected) => {
                     self.stdout_closed = true;
                     return Next::Closed;
@@ -525,6 +545,7 @@ impl Process {
         match self.events.recv_timeout(wait) {
             Ok(Event::Stdout(line)) => self.remember(&line),
             Ok(Event::Stderr(line)) => self.remember(&format!("(stderr) {line}")),
+            Ok(Event::Dropped(_)) => {}
             Ok(Event::StdoutClosed) => self.stdout_closed = true,
             Err(_) => return false,
         }

@@ -173,7 +173,38 @@ pub enum ReadReportError {
     },
 }
 
+/// The largest report file read: far past any report this program writes
+/// (a compare report of thousands of samples is a few megabytes).
+pub const MAX_REPORT_FILE_BYTES: u64 = 256 << 20;
+
+/// Why a report file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadReportFileError {
+    /// The file could not be read: missing, not a regular file (a FIFO is
+    /// refused, never waited on), or past [`MAX_REPORT_FILE_BYTES`].
+    #[error("cannot read it: {0}")]
+    Io(std::io::Error),
+    /// Not UTF-8 text.
+    #[error("not text (UTF-8)")]
+    NotText,
+    /// Not a report.
+    #[error(transparent)]
+    Report(#[from] ReadReportError),
+}
+
 impl AnyReport {
+    /// Reads the report file at `path` through the guarded reader (see
+    /// [`read::read_existing`]): regular files only, opened without
+    /// blocking, at most [`MAX_REPORT_FILE_BYTES`].
+    ///
+    /// # Errors
+    /// [`ReadReportFileError`].
+    pub fn read_file(path: &std::path::Path) -> Result<Self, ReadReportFileError> {
+        let bytes = read::read_existing(path, MAX_REPORT_FILE_BYTES).map_err(ReadReportFileError::Io)?;
+        let text = String::from_utf8(bytes).map_err(|_| ReadReportFileError::NotText)?;
+        Ok(AnyReport::from_json(&text)?)
+    }
+
     /// Reads a report of whatever kind `text` holds (see [`report_kind`]),
     /// counts of any size exactly.
     ///

@@ -274,6 +274,96 @@ fn create_unique(dir: &Path, name: &str) -> std::io::Result<(std::fs::File, Path
     Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
 }
 
+/// Writes `bytes` atomically to a file that did not exist: `path`, or if
+/// that name is taken (another run wrote it in the same millisecond),
+/// `STEM-2.EXT`, `STEM-3.EXT`, ...; returns the path written. The file is
+/// written beside, then linked to its name, which fails rather than
+/// replace a file (a file system without links gets the name created
+/// exclusively and written in place).
+///
+/// # Errors
+/// Any I/O error, or a thousand names taken.
+pub fn write_new_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    let dir = parent_dir(path);
+    std::fs::create_dir_all(&dir)?;
+    let name = path.file_name().map_or_else(|| "report".into(), |n| n.to_string_lossy().into_owned());
+    let (mut file, temp) = create_unique(&dir, &name)?;
+    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    drop(file);
+    let result = written.and_then(|()| link_to_free_name(&temp, path, bytes));
+    let _ = std::fs::remove_file(&temp);
+    result
+}
+
+/// Writes a set of files so that each is whole and either all are in place
+/// or none changed: every file is first written beside its name (and
+/// flushed), then each is renamed over its name. A symbolic link at a
+/// name is replaced, not written through; what is at a name and is not a
+/// regular file or a link (a directory, a FIFO) is refused before anything
+/// is written.
+///
+/// # Errors
+/// Any I/O error; the files already staged are removed.
+pub fn replace_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> std::io::Result<()> {
+    for (path, _) in files {
+        check_replaceable(path)?;
+    }
+    let mut staged: Vec<(PathBuf, &Path)> = Vec::new();
+    let staging = files.iter().try_for_each(|(path, bytes)| {
+        let dir = parent_dir(path);
+        std::fs::create_dir_all(&dir)?;
+        let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+        let (mut file, temp) = create_unique(&dir, &name)?;
+        staged.push((temp, path));
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    let result =
+        staging.and_then(|()| staged.iter().try_for_each(|(temp, path)| std::fs::rename(temp, path)));
+    for (temp, _) in &staged {
+        let _ = std::fs::remove_file(temp);
+    }
+    result
+}
+
+/// `path` with `-N` before its extension (`run-...Z-2.json`).
+fn numbered(path: &Path, n: u32) -> PathBuf {
+    if n == 1 {
+        return path.to_path_buf();
+    }
+    let stem = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{n}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{n}"),
+    };
+    path.with_file_name(name)
+}
+
+/// Gives the written file `temp` the first free name of `path`'s series.
+fn link_to_free_name(temp: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    for n in 1..=1000 {
+        let target = numbered(path, n);
+        match std::fs::hard_link(temp, &target) {
+            Ok(()) => return Ok(target),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            // No links here: the name created exclusively, written in place.
+            Err(_) => match std::fs::OpenOptions::new().write(true).create_new(true).open(&target) {
+                Ok(mut file) => {
+                    file.write_all(bytes)?;
+                    file.sync_all()?;
+                    return Ok(target);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            },
+        }
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!("{} and 999 more names are taken", path.display()),
+    ))
+}
+
 /// Writes `value` as pretty JSON to `path` atomically (see
 /// [`write_atomic`]).
 ///

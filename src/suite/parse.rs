@@ -280,6 +280,14 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
             }
         } else if op == "D" || (op.starts_with('D') && op[1..].starts_with(char::is_whitespace)) {
             count_errors.push(format!("operation {:?} has no depth after 'D'", truncate_chars(op, 40)));
+        } else if looks_like_a_count(op) {
+            // `;D-1 5`, `;d2 9`, `;D１ 20` (a full-width digit): a count
+            // meant and not read must not leave the line unchecked.
+            count_errors.push(format!(
+                "operation {:?} looks like a perft count but is not one (write ;D1 20: 'D', the depth in \
+                 ASCII digits, a space, the count)",
+                truncate_chars(op, 40)
+            ));
         } else if let Some(name) = op.strip_prefix("id ") {
             id = Some(name.trim().trim_matches('"').to_string());
         } else if !is_known_operation(op) {
@@ -288,6 +296,14 @@ fn parse_epd_line(text: &str) -> Result<EpdRecord, String> {
         // Other EPD operations (bm, c0, ...) are not about perft; ignore them.
     }
     Ok((fen, id, counts, unknown, count_errors))
+}
+
+/// Whether an operation that is not a count was meant as one: `D` or `d`
+/// followed by something other than a letter (`D-1`, `d2`, `D１`), unlike
+/// the EPD operations that start with the letter (`dm`, `draw_offer`).
+fn looks_like_a_count(op: &str) -> bool {
+    let mut chars = op.chars();
+    matches!(chars.next(), Some('D' | 'd')) && chars.next().is_some_and(|c| !c.is_alphabetic() && c != '_')
 }
 
 /// `text` split at every `;` that is not inside double quotes (an EPD
@@ -410,8 +426,14 @@ mod tests {
         assert_eq!(parsed.unknown_operation, None);
         assert_eq!(parsed.entries[0].counts, vec![(1, 3), (2, 9)]);
         assert_eq!(parsed.entries[0].id.as_deref(), Some("a;b"));
-        let typo = parse_suite(b"8/8/8/8/8/8/8/K6k w - - ;D1 3 ;d2 9\n8/8/8/8/8/8/8/K6k w - - ;D1 3 ;x 1");
-        assert_eq!(typo.unknown_operation.map(|w| w.line), Some(1), "the first one only");
+        let typo = parse_suite(b"8/8/8/8/8/8/8/K6k w - - ;D1 3 ;dm 9\n8/8/8/8/8/8/8/K6k w - - ;D1 3 ;x 1\n8/8/8/8/8/8/8/K6k w - - ;y 2");
+        assert_eq!(typo.unknown_operation.map(|w| w.line), Some(2), "the first one only");
+        // Counts meant and not read are errors of their own lines, each.
+        let meant = "8/8/8/8/8/8/8/K6k w - - ;D1 3 ;d2 9\n8/8/8/8/8/8/8/K6k w - - ;D-1 5\n8/8/8/8/8/8/8/K6k w - - ;D\u{ff11} 3\n8/8/8/8/8/8/8/K6k w - - ;D-1 5\n";
+        let parsed = parse_suite(meant.as_bytes());
+        assert_eq!(parsed.errors.iter().map(|e| e.line).collect::<Vec<_>>(), [1, 2, 3, 4]);
+        assert!(parsed.errors[1].message.contains("looks like a perft count"), "{:?}", parsed.errors);
+        assert_eq!(parsed.entries[0].counts, vec![(1, 3)], "the line's other counts are kept");
     }
 
     #[test]
