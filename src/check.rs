@@ -1,346 +1,37 @@
-//! Checking another engine against suites and our counts: every planned
-//! check asked of the engine (by several engine processes at once if
-//! wanted), every wrong count bisected to the move path it comes from.
-//!
-//! An engine that is dead (see [`EngineError::is_dead`]: it cannot be
-//! started, does not finish its handshake, or exits without a word) is not
-//! asked again: every check left is an error at once, and the run says
-//! once why. Positions the engine says it cannot count (Chess960 for an
-//! engine without it) are skipped, not failed.
+//! Checking another engine against suites and our counts: the harness's
+//! runner ([`perft_harness::check`]), and the totals of a run against its
+//! plan.
 
-pub mod causes;
+pub use perft_harness::check::*;
 
-use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use crate::report::{CheckSummary, SuiteError};
+use crate::suite::SuitePlan;
 
-use serde::{Deserialize, Serialize};
-
-use crate::bisect::{bisect, Bisection, Tag, Target};
-use crate::counting::{perft_with, CountOptions, Mode};
-use crate::engine::{Engine, EngineError, EnginePosition};
-use crate::report::{CheckResult, CheckSummary, SuiteError};
-use crate::suite::{PlannedCheck, SuitePlan};
-
-/// Where a check's reference count comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ExpectedFrom {
-    /// The suite file.
-    File,
-    /// Our own count (the file gives none at that depth).
-    Perft,
-}
-
-/// How a check runs.
-#[derive(Clone, Copy, Debug)]
-pub struct CheckOptions {
-    /// The longest one engine call may take.
-    pub timeout: Duration,
-    /// Engine processes at once, each with its own share of the checks.
-    pub jobs: usize,
-    /// Stop asking after the first wrong count.
-    pub fail_fast: bool,
-    /// Once raised, no new check starts and calls in progress are stopped
-    /// (the engine's own stop flag should be the same).
-    pub stop: Option<&'static AtomicBool>,
-}
-
-/// What happens, for progress display (from any job's thread).
-pub enum CheckEvent<'a> {
-    /// A wrong count is being bisected.
-    Bisecting(&'a PlannedCheck),
-    /// A check finished.
-    Done(&'a CheckResult),
-}
-
-/// What a check run found.
-#[derive(Clone, Debug, Default)]
-pub struct CheckOutcome {
-    /// The checks the engine answered or failed, in plan order.
-    pub results: Vec<CheckResult>,
-    /// Checks skipped because the engine cannot count their positions.
-    pub unsupported: usize,
-    /// Why it cannot (the first such answer).
-    pub unsupported_reason: Option<String>,
-    /// Why the engine was given up, if it was (its checks left are errors).
-    pub abandoned: Option<String>,
-    /// What to try instead, when the engine was given up for not counting
-    /// perft the way it was asked (see [`EngineError::hint`]).
-    pub abandoned_hint: Option<&'static str>,
-    /// Planned checks never asked (fail-fast, a stop).
-    pub not_run: usize,
-    /// The stop flag cut the run short.
-    pub interrupted: bool,
-}
-
-impl CheckOutcome {
-    /// The run's totals against `plan`, and every error to report: the
-    /// plan's unusable lines and files, then the engine given up (named
-    /// `engine`), if it was. `seconds` is the run's wall time.
-    pub fn summary(&self, plan: &SuitePlan, engine: &str, seconds: f64) -> (CheckSummary, Vec<SuiteError>) {
-        let mut errors = plan.errors().to_vec();
-        let mut error_count = plan.error_count();
-        if let Some(abandoned) = &self.abandoned {
-            errors.push(SuiteError {
-                file: String::new(),
-                line: 0,
-                message: format!("{engine} {abandoned}"),
-            });
-            error_count += 1;
-        }
-        let results = &self.results;
-        let summary = CheckSummary {
-            positions: plan.positions(),
-            checks: results.len(),
-            passed: results.iter().filter(|r| r.ok).count(),
-            failed: results.iter().filter(|r| !r.ok && r.error.is_none()).count(),
-            errors: results.iter().filter(|r| r.error.is_some()).count() + error_count,
-            skipped: plan.skipped() + self.not_run + self.unsupported,
-            failures_by_tag: failures_by_tag(results),
-            seconds,
-        };
-        (summary, errors)
-    }
-}
-
-/// Wrong counts per tag of the position they were bisected to (each
-/// bisection counted once, however many depths of its position failed).
-fn failures_by_tag(results: &[CheckResult]) -> BTreeMap<Tag, usize> {
-    let mut by_tag: BTreeMap<Tag, usize> = BTreeMap::new();
-    for bisection in
-        results.iter().filter(|r| !r.ok && r.error.is_none()).filter_map(|r| r.bisection.as_ref())
-    {
-        for tag in &bisection.tags {
-            *by_tag.entry(*tag).or_default() += 1;
-        }
-    }
-    by_tag
-}
-
-/// State shared by the jobs.
-struct Shared<'a> {
-    plan: &'a [PlannedCheck],
-    next: AtomicUsize,
-    results: Mutex<Vec<Option<CheckResult>>>,
-    /// Positions (by plan position index) already bisected, and at which
-    /// depth.
-    bisected: Mutex<HashMap<usize, u32>>,
-    /// Plan indexes the engine said it cannot count, and the first reason.
-    unsupported: Mutex<(HashSet<usize>, Option<String>)>,
-    abandoned: Mutex<Option<(String, Option<&'static str>)>>,
-    halt: AtomicBool,
-}
-
-/// Runs every check of `plan` on engines made by `make_engine` (one per
-/// job), `options.jobs` at once. Our reference counts (where the file has
-/// none) and bisections run on rayon's global pool. `reproduce` turns a
-/// bisection into a command that shows the fault again.
-pub fn run_check(
+/// The totals of `outcome` against `plan`, and every error to report: the
+/// plan's unusable lines and files, then the engine given up (named
+/// `engine`), if it was. `seconds` is the run's wall time.
+pub fn summarize(
+    outcome: &CheckOutcome,
     plan: &SuitePlan,
-    make_engine: &(dyn Fn() -> Box<dyn Engine> + Sync),
-    options: &CheckOptions,
-    reproduce: &(dyn Fn(&PlannedCheck, &Bisection) -> String + Sync),
-    progress: &(dyn Fn(CheckEvent) + Sync),
-) -> CheckOutcome {
-    let planned = plan.planned();
-    let shared = Shared {
-        plan: planned,
-        next: AtomicUsize::new(0),
-        results: Mutex::new(vec![None; planned.len()]),
-        bisected: Mutex::new(HashMap::new()),
-        unsupported: Mutex::new((HashSet::new(), None)),
-        abandoned: Mutex::new(None),
-        halt: AtomicBool::new(false),
-    };
-    let jobs = options.jobs.clamp(1, planned.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| job(&shared, make_engine(), options, reproduce, progress));
-        }
-    });
-    let stopped = options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let (unsupported, unsupported_reason) = std::mem::take(&mut *lock(&shared.unsupported));
-    let (abandoned, abandoned_hint) = lock(&shared.abandoned).clone().unzip();
-    let mut results = std::mem::take(&mut *lock(&shared.results));
-    if abandoned.is_some() && !stopped {
-        // A dead engine's checks left are errors, not silently skipped.
-        for (index, result) in results.iter_mut().enumerate() {
-            if result.is_none() && !unsupported.contains(&index) {
-                *result = Some(not_asked(&planned[index]));
-            }
-        }
+    engine: &str,
+    seconds: f64,
+) -> (CheckSummary, Vec<SuiteError>) {
+    let mut errors = plan.errors().to_vec();
+    let mut error_count = plan.error_count();
+    if let Some(abandoned) = &outcome.abandoned {
+        errors.push(SuiteError { file: String::new(), line: 0, message: format!("{engine} {abandoned}") });
+        error_count += 1;
     }
-    let results: Vec<CheckResult> = results.into_iter().flatten().collect();
-    let unsupported = unsupported.len();
-    CheckOutcome {
-        not_run: planned.len() - results.len() - unsupported,
-        results,
-        unsupported,
-        unsupported_reason,
-        abandoned,
-        abandoned_hint: abandoned_hint.flatten(),
-        interrupted: stopped,
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// One job: its own engine, taking the next unasked check until none is
-/// left or the run halts.
-fn job(
-    shared: &Shared,
-    mut engine: Box<dyn Engine>,
-    options: &CheckOptions,
-    reproduce: &(dyn Fn(&PlannedCheck, &Bisection) -> String + Sync),
-    progress: &(dyn Fn(CheckEvent) + Sync),
-) {
-    let stopped = || options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    loop {
-        if stopped() || shared.halt.load(Ordering::Relaxed) {
-            return;
-        }
-        let index = shared.next.fetch_add(1, Ordering::Relaxed);
-        if index >= shared.plan.len() {
-            return;
-        }
-        let Some(result) = ask(shared, engine.as_mut(), index, options, reproduce, progress) else {
-            continue;
-        };
-        let failed = !result.ok && result.error.is_none();
-        progress(CheckEvent::Done(&result));
-        lock(&shared.results)[index] = Some(result);
-        if failed && options.fail_fast {
-            shared.halt.store(true, Ordering::Relaxed);
-        }
-    }
-}
-
-/// Asks the engine one check; `None` when there is no result to record
-/// (stopped, skipped as unsupported, or the engine was given up).
-fn ask(
-    shared: &Shared,
-    engine: &mut dyn Engine,
-    index: usize,
-    options: &CheckOptions,
-    reproduce: &(dyn Fn(&PlannedCheck, &Bisection) -> String + Sync),
-    progress: &(dyn Fn(CheckEvent) + Sync),
-) -> Option<CheckResult> {
-    let item = &shared.plan[index];
-    let position = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
-    let began = Instant::now();
-    let answer = engine.perft(&position, item.depth, options.timeout);
-    let seconds = began.elapsed().as_secs_f64();
-    let answer = match answer {
-        Ok(run) => Ok(run),
-        // Stopped by a signal: not the engine's fault, not a result.
-        Err(EngineError::Interrupted) => return None,
-        Err(EngineError::Unsupported(what)) => {
-            let mut unsupported = lock(&shared.unsupported);
-            unsupported.0.insert(index);
-            unsupported.1.get_or_insert(what);
-            return None;
-        }
-        Err(error) => {
-            if !record_failure(shared, &error) {
-                // Given up by another job meanwhile: an error like the rest.
-                return None;
-            }
-            Err(error.to_string())
-        }
-    };
-    // Our count only once the engine's answer is worth recording.
-    let (expected, expected_from) = match item.expected {
-        Some(n) => (n, ExpectedFrom::File),
-        None => {
-            let search = CountOptions { stop: options.stop, ..CountOptions::new(Mode::Bulk) };
-            (perft_with(&item.board, item.depth, &search)?, ExpectedFrom::Perft)
-        }
-    };
-    let mut result = CheckResult {
-        file: item.file.clone(),
-        line: item.line,
-        id: item.id.clone(),
-        fen: item.fen.clone(),
-        depth: item.depth,
-        expected,
-        expected_from,
-        engine_nodes: None,
-        ok: false,
+    let results = &outcome.results;
+    let summary = CheckSummary {
+        positions: plan.positions(),
+        checks: results.len(),
+        passed: results.iter().filter(|r| r.ok).count(),
+        failed: results.iter().filter(|r| !r.ok && r.error.is_none()).count(),
+        errors: results.iter().filter(|r| r.error.is_some()).count() + error_count,
+        skipped: plan.skipped() + outcome.not_run + outcome.unsupported,
+        failures_by_tag: failures_by_tag(results),
         seconds,
-        error: answer.as_ref().err().cloned(),
-        bisection: None,
-        bisection_error: None,
-        bisected_at: None,
-        reproduce: None,
     };
-    let Ok(run) = answer else { return Some(result) };
-    result.engine_nodes = Some(run.nodes);
-    result.ok = run.nodes == expected;
-    if result.ok {
-        return Some(result);
-    }
-    // One bisection per position: a deeper wrong count of a position
-    // already bisected comes from the same fault, as a rule.
-    match lock(&shared.bisected).entry(item.position_index()) {
-        Entry::Occupied(bisected) => {
-            result.bisected_at = Some(*bisected.get());
-            return Some(result);
-        }
-        Entry::Vacant(slot) => {
-            slot.insert(item.depth);
-        }
-    }
-    progress(CheckEvent::Bisecting(item));
-    let target =
-        Target { board: &item.board, start: &position, depth: item.depth, answered: Some(run.nodes) };
-    match bisect(engine, &target, options.timeout, options.stop, &mut |_| {}) {
-        Ok(bisection) => {
-            result.reproduce = Some(reproduce(item, &bisection));
-            result.bisection = Some(bisection);
-        }
-        Err(e) => result.bisection_error = Some(e.to_string()),
-    }
-    Some(result)
-}
-
-/// Gives the engine up if `error` shows it dead (see
-/// [`EngineError::is_dead`]), saying once why; returns whether the call's
-/// result should still be recorded (false once another job gave it up).
-fn record_failure(shared: &Shared, error: &EngineError) -> bool {
-    if !error.is_dead() {
-        return true;
-    }
-    let mut abandoned = lock(&shared.abandoned);
-    if abandoned.is_some() {
-        return false;
-    }
-    *abandoned = Some((format!("is dead, not asked again: {}", error.summary()), error.hint()));
-    shared.halt.store(true, Ordering::Relaxed);
-    true
-}
-
-/// The result of a check a dead engine was not asked.
-fn not_asked(item: &PlannedCheck) -> CheckResult {
-    CheckResult {
-        file: item.file.clone(),
-        line: item.line,
-        id: item.id.clone(),
-        fen: item.fen.clone(),
-        depth: item.depth,
-        expected: item.expected.unwrap_or_default(),
-        expected_from: if item.expected.is_some() { ExpectedFrom::File } else { ExpectedFrom::Perft },
-        engine_nodes: None,
-        ok: false,
-        seconds: 0.0,
-        error: Some("not asked: the engine is dead (see above)".to_string()),
-        bisection: None,
-        bisection_error: None,
-        bisected_at: None,
-        reproduce: None,
-    }
+    (summary, errors)
 }

@@ -39,9 +39,9 @@
 #![deny(missing_docs)]
 
 pub use perft_core::{attacks, board, kernel, movegen, types};
+pub use perft_harness::bisect;
 
 pub mod bench;
-pub mod bisect;
 pub mod chart;
 pub mod check;
 pub mod compare;

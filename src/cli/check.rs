@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use perft::bisect::{bisect, BisectError, BisectStep, Target};
 use perft::check::causes::group_by_cause;
-use perft::check::{run_check, CheckEvent, CheckOptions, CheckOutcome};
+use perft::check::{run_check, summarize, CheckEvent, CheckOptions, CheckOutcome};
 use perft::counting::{with_threads, Mode};
 use perft::engine::{Engine, EngineOptions, EnginePosition, EngineSpec};
 use perft::report::{CheckReport, CheckedEngine, ReportHeader, SuiteSettings};
@@ -101,7 +101,7 @@ fn run_engine(args: &CheckArgs, planned: &CheckPlan) -> CheckOutcome {
         true,
     );
     let outcome = run_check(
-        plan,
+        plan.planned(),
         &|| spec.build(name, engine_options),
         &CheckOptions {
             timeout: *timeout,
@@ -140,13 +140,13 @@ fn report_check(
 ) -> Result<u8> {
     let CheckPlan { name, spec, plan, out, .. } = planned;
     let out: &mut dyn Write = out.as_mut();
-    let (summary, errors) = outcome.summary(plan, name, seconds);
+    let (summary, errors) = summarize(&outcome, plan, name, seconds);
     let causes = group_by_cause(&outcome.results);
     if args.verbose {
         print_failures(out, &outcome.results, name)?;
     }
-    print_causes(out, &outcome.results, &causes, name, args.verbose)?;
-    print_engine_errors(out, &outcome, args.verbose)?;
+    print_causes(out, &outcome.results, &causes, name, args.verbose, "--verbose prints every wrong count")?;
+    print_engine_errors(out, &outcome.results, args.verbose)?;
     // The plan's unusable lines, then the engine given up, if it was.
     output::print_suite_errors(out, &errors, planned.target.is_some())?;
     print_notes(out, plan, &outcome, name)?;

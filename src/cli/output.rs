@@ -329,28 +329,7 @@ pub fn same_path(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// `1 check`, `2 checks`: a count and a noun, plural when not one.
-pub fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else if let Some(stem) = noun.strip_suffix('y').filter(|s| !s.ends_with(['a', 'e', 'o', 'u'])) {
-        format!("{count} {stem}ies")
-    } else if noun.ends_with('s') || noun.ends_with("ch") || noun.ends_with('x') {
-        format!("{count} {noun}es")
-    } else {
-        format!("{count} {noun}s")
-    }
-}
-
-/// `file:line` for messages; lines of the bundled default suite are named
-/// `default.epd:121 (built in)`.
-pub fn location(file: &str, line: usize) -> String {
-    if file == super::suite::DEFAULT_SUITE_NAME {
-        format!("{file}:{line} (built in)")
-    } else {
-        format!("{file}:{line}")
-    }
-}
+pub use perft::check::text::{location, plural};
 
 /// Unreadable lines printed per file; the rest are counted.
 const PRINTED_ERRORS_PER_FILE: usize = 10;

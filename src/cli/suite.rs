@@ -15,9 +15,9 @@ use super::args::SuiteArgs;
 use super::output::{self, ReportTarget};
 use super::{exit_status, INTERRUPTED};
 
-/// The suite run when no files are given (see `scripts/make-default-suite.py`).
-pub const DEFAULT_SUITE: &[u8] = include_bytes!("../../positions/default.epd");
-/// The name reports give the default suite (messages add "built in").
+/// The name reports give the default suite (messages add "built in"): the
+/// bundled suite run when no files are given (see
+/// `scripts/make-default-suite.py`).
 pub const DEFAULT_SUITE_NAME: &str = "default.epd";
 
 /// The files named, read; none means the bundled default suite.
@@ -25,7 +25,9 @@ pub fn suite_files(paths: &[std::path::PathBuf]) -> Vec<SuiteFile> {
     if paths.is_empty() {
         return vec![SuiteFile {
             name: DEFAULT_SUITE_NAME.to_string(),
-            content: Ok(parse_suite(DEFAULT_SUITE)),
+            content: Ok(parse_suite(
+                perft::suite::bundled(DEFAULT_SUITE_NAME).map_or(&[], |(_, bytes)| bytes),
+            )),
         }];
     }
     paths

@@ -66,8 +66,8 @@ impl Engine for CommandEngine {
         let values = Values::new(position, depth, uses_moves(self.template.iter().map(String::as_str)))?;
         let words = values.fill_words(&self.template);
         let (program, args) = words.split_first().expect("spec has a program");
-        let total = self.format.total_regex(depth).map_err(EngineError::Pattern)?;
-        let mut reader = self.format.reader(depth).map_err(EngineError::Pattern)?;
+        let total = self.format.total_regex(depth).map_err(|e| EngineError::Pattern(e.to_string()))?;
+        let mut reader = self.format.reader(depth).map_err(|e| EngineError::Pattern(e.to_string()))?;
 
         let start = Instant::now();
         let deadline = start + timeout;

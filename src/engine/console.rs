@@ -110,7 +110,7 @@ impl Engine for ConsoleEngine {
                 "a Chess960 position, which this engine does not read".into(),
             ));
         }
-        let reader = self.format.reader(depth).map_err(EngineError::Pattern)?;
+        let reader = self.format.reader(depth).map_err(|e| EngineError::Pattern(e.to_string()))?;
         self.ensure_started()?;
         let templates = std::iter::once(self.perft.as_str()).chain(self.position.as_deref());
         let values = Values::new(position, depth, uses_moves(templates))?;

@@ -31,17 +31,16 @@ use super::EngineError;
 /// Longest line kept; the rest of a longer line is dropped.
 const MAX_LINE: usize = 16 * 1024;
 /// What [`Process::tail`] says of a process that printed nothing.
-pub(crate) const NO_OUTPUT: &str = "(no output)";
+pub(crate) use super::NO_OUTPUT;
 /// Lines of output kept for error messages.
 const TAIL_LINES: usize = 30;
 /// Lines buffered between the reader threads and the caller. When the
 /// caller is behind, the readers wait, and the engine waits on its full
 /// pipe: memory stays bounded however fast it prints.
 const CHANNEL_LINES: usize = 256;
-/// Most output (standard output and error together) accepted for one
-/// answer, in bytes; each line counts at least `LINE_COST`, so a flood of
-/// empty lines is bounded too.
-pub const MAX_ANSWER_BYTES: usize = 16 << 20;
+/// Most output accepted for one answer ([`MAX_ANSWER_BYTES`]); each line
+/// counts at least `LINE_COST`, so a flood of empty lines is bounded too.
+pub(crate) use super::MAX_ANSWER_BYTES;
 const LINE_COST: usize = 16;
 /// How often a wait looks at the stop flag and at whether the process has
 /// exited.

@@ -162,7 +162,7 @@ impl Engine for UciEngine {
         if position.chess960 && self.refuses_chess960 {
             return Err(EngineError::Unsupported("a Chess960 position (declared no960)".into()));
         }
-        let reader = self.format.reader(depth).map_err(EngineError::Pattern)?;
+        let reader = self.format.reader(depth).map_err(|e| EngineError::Pattern(e.to_string()))?;
         self.ensure_started(self.handshake)?;
         if position.chess960 && !self.offers_chess960 {
             return Err(EngineError::Unsupported(

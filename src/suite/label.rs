@@ -5,9 +5,9 @@ use std::sync::atomic::AtomicBool;
 
 use rayon::prelude::*;
 
-use super::parse::{LineError, ParsedSuite};
 use crate::board::{Board, FenOptions};
 use crate::counting::{perft_with, CountOptions, Mode};
+use perft_harness::suite::{LineError, ParsedSuite};
 
 /// A position with our counts at depths 1 to n.
 #[derive(Clone, Debug, PartialEq, Eq)]

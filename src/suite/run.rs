@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::parse::{parse_suite, ParsedSuite, MAX_LISTED_ERRORS};
 use crate::board::{Board, CastlingMode, FenOptions};
 use crate::counting::{divide_with_progress, perft_with, CountOptions, KeySet, Mode, PerftTable};
 use crate::report::{DivideEntry, SuiteError, SuiteResult, SuiteSummary};
+pub use perft_harness::check::PlannedCheck;
+use perft_harness::suite::{parse_suite, ParsedSuite, MAX_LISTED_ERRORS};
 
 /// Largest suite file read, in bytes.
 pub const MAX_SUITE_FILE_BYTES: u64 = 512 * 1024 * 1024;
@@ -118,28 +119,6 @@ pub struct SuiteFile {
     pub content: Result<ParsedSuite, SuiteFileError>,
 }
 
-/// One check a plan will make: a position at a depth.
-pub struct PlannedCheck {
-    /// Index of the position among those with checks to run.
-    position: usize,
-    /// Index of the file among those given.
-    file_index: usize,
-    /// The suite file's name.
-    pub file: String,
-    /// 1-based line of the position.
-    pub line: usize,
-    /// The position's `id`, if any.
-    pub id: Option<String>,
-    /// The FEN as written.
-    pub fen: String,
-    /// The position.
-    pub board: Board,
-    /// Depth to count.
-    pub depth: u32,
-    /// The count the file gives, if any (see [`SuiteOptions::extra_depth`]).
-    pub expected: Option<u128>,
-}
-
 /// The checks a run will make, before it starts.
 pub struct SuitePlan {
     checks: Vec<PlannedCheck>,
@@ -186,14 +165,6 @@ pub struct SuiteOutcome {
     /// Whether the caller's stop flag cut the run short; checks cut short
     /// are left out of `results` and counted as skipped.
     pub interrupted: bool,
-}
-
-impl PlannedCheck {
-    /// Index of the position among those with checks to run: the checks of
-    /// one position (at several depths) share it.
-    pub fn position_index(&self) -> usize {
-        self.position
-    }
 }
 
 impl SuitePlan {

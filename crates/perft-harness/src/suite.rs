@@ -364,6 +364,37 @@ fn is_known_operation(op: &str) -> bool {
             && opcode.as_bytes()[1].is_ascii_digit())
 }
 
+/// The suites bundled with perft (the files of `positions/`), by file
+/// name: the default suite (1,108 positions) and the public suites it is
+/// drawn from. See `positions/README.md` for where each comes from.
+pub const BUNDLED: &[(&str, &[u8])] = &[
+    ("default.epd", include_bytes!("../../../positions/default.epd")),
+    ("standard.epd", include_bytes!("../../../positions/standard.epd")),
+    ("fischer.epd", include_bytes!("../../../positions/fischer.epd")),
+    ("tricky.perft", include_bytes!("../../../positions/tricky.perft")),
+    ("tricky-python-chess.perft", include_bytes!("../../../positions/tricky-python-chess.perft")),
+    ("sedlak-and-classic.epd", include_bytes!("../../../positions/sedlak-and-classic.epd")),
+    ("stockfish-perft-sh.epd", include_bytes!("../../../positions/stockfish-perft-sh.epd")),
+    ("ferdy-enpassant.epd", include_bytes!("../../../positions/ferdy-enpassant.epd")),
+    ("ferdy-double-checks.epd", include_bytes!("../../../positions/ferdy-double-checks.epd")),
+    ("marcel-random.perft", include_bytes!("../../../positions/marcel-random.perft")),
+    ("bench.epd", include_bytes!("../../../positions/bench.epd")),
+];
+
+/// A bundled suite by name, with or without its extension (`standard`,
+/// `standard.epd`): its file name and contents.
+pub fn bundled(name: &str) -> Option<(&'static str, &'static [u8])> {
+    BUNDLED
+        .iter()
+        .copied()
+        .find(|(file, _)| *file == name || file.rsplit_once('.').is_some_and(|(stem, _)| stem == name))
+}
+
+/// Whether `file` is the name of a bundled suite (as its lines are named).
+pub fn is_bundled(file: &str) -> bool {
+    BUNDLED.iter().any(|(name, _)| *name == file)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

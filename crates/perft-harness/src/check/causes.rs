@@ -11,9 +11,9 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
+use super::CheckResult;
 use crate::bisect::{classify, Bisection, Family, MoveClass, Tag, Why};
 use crate::board::{Board, CastlingMode, FenOptions};
-use crate::report::CheckResult;
 
 pub use crate::bisect::Fault;
 

@@ -1,0 +1,313 @@
+//! The report a person reads of a check: each bisection described (the
+//! moves named and why, candidates, contradictions), the causes with their
+//! smallest example, every wrong count, and the engine's errors. The
+//! `perft check` command and [`crate::rust`] print the same text.
+
+use std::io::Write;
+
+use crate::bisect::{Bisection, Candidates, Fault, Inconsistency, NamedMove, Why};
+use crate::check::causes::Cause;
+use crate::check::{CheckResult, ExpectedFrom};
+use crate::suite::is_bundled;
+
+/// Lines of an engine's last output shown under an ERROR line.
+const ERROR_OUTPUT_LINES: usize = 8;
+
+/// `1 check`, `2 checks`: a count and a noun, plural when not one.
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else if let Some(stem) = noun.strip_suffix('y').filter(|s| !s.ends_with(['a', 'e', 'o', 'u'])) {
+        format!("{count} {stem}ies")
+    } else if noun.ends_with('s') || noun.ends_with("ch") || noun.ends_with('x') {
+        format!("{count} {noun}es")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// `file:line` for messages; lines of the bundled suites are named
+/// `default.epd:121 (built in)`.
+pub fn location(file: &str, line: usize) -> String {
+    if is_bundled(file) {
+        format!("{file}:{line} (built in)")
+    } else {
+        format!("{file}:{line}")
+    }
+}
+
+/// Named moves grouped by why they are wrong: `e8d8 e8f8 (king stepping
+/// into an attack: rook on a8); h8h1 (check not answered: rook on a8)`.
+fn by_reason(moves: &[NamedMove]) -> String {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for named in moves {
+        let reason = match (named.why, named.attackers.is_empty()) {
+            (Some(why), false) if why != Why::NotPseudoLegal => {
+                format!("{why}: {}", named.attackers.join(", "))
+            }
+            (Some(why), _) => why.to_string(),
+            (None, _) => named.class.to_string(),
+        };
+        match groups.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, group)) => group.push(&named.uci),
+            None => groups.push((reason, vec![&named.uci])),
+        }
+    }
+    let groups: Vec<String> =
+        groups.iter().map(|(reason, group)| format!("{} ({reason})", group.join(" "))).collect();
+    groups.join("; ")
+}
+
+/// The moves a bisection names, with why each extra one is illegal.
+fn describe_moves(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<()> {
+    if !bisection.missing.is_empty() {
+        writeln!(out, "  missing moves (legal, not generated): {}", bisection.missing.join(" "))?;
+    }
+    if !bisection.illegal.is_empty() {
+        writeln!(out, "  extra moves (generated, not legal): {}", by_reason(&bisection.illegal))?;
+    } else if !bisection.extra.is_empty() {
+        writeln!(out, "  extra moves (generated, not legal): {}", bisection.extra.join(" "))?;
+    }
+    if !bisection.duplicates.is_empty() {
+        writeln!(out, "  listed twice: {}", bisection.duplicates.join(" "))?;
+    }
+    if let Some(listed) = bisection.listed_at.filter(|&d| d != bisection.depth) {
+        writeln!(
+            out,
+            "  (its move list read from its divide at depth {listed}: it prints none at depth {})",
+            bisection.depth
+        )?;
+    }
+    Ok(())
+}
+
+/// A count that differs where the move lists agree: the candidates.
+fn describe_candidates(out: &mut dyn Write, candidates: &Candidates) -> std::io::Result<()> {
+    let (counted, legal) = (candidates.counted, candidates.legal);
+    if candidates.move_list_agrees {
+        writeln!(
+            out,
+            "  the engine lists the same moves as we do, but counts {counted} moves where there are {legal}: \
+             the path that counts the last ply differs from the one that lists moves"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  the engine prints no move list, and counts {counted} moves where there are {legal}"
+        )?;
+    }
+    let kind = match candidates.fault {
+        Fault::Extra => "pseudo-legal, illegal here",
+        Fault::Missing => "legal, of the kinds most often dropped",
+    };
+    let likely = candidates.likely.as_deref().map_or(String::new(), |k| format!("; likely {k}"));
+    if candidates.moves.is_empty() {
+        writeln!(out, "  candidates: none found{likely}")
+    } else {
+        writeln!(out, "  candidates ({kind}{likely}): {}", by_reason(&candidates.moves))
+    }
+}
+
+fn describe_inconsistency(out: &mut dyn Write, inconsistent: &Inconsistency) -> std::io::Result<()> {
+    match inconsistent.path.split_last() {
+        None => writeln!(
+            out,
+            "  inconsistent: it counted {} at depth {}, then {} asked again (we count {})",
+            inconsistent.first, inconsistent.depth, inconsistent.then, inconsistent.ours
+        ),
+        Some((last, _)) => writeln!(
+            out,
+            "  inconsistent: its divide one ply up gives {last}: {}, but asked after {last} it counts {} at \
+             depth {} (we count {})",
+            inconsistent.first, inconsistent.then, inconsistent.depth, inconsistent.ours
+        ),
+    }
+}
+
+/// Describes a bisection: where it ended, the moves it names (or the
+/// candidates, or the contradiction), and what the position exercises.
+///
+/// # Errors
+/// Any error writing `out`.
+pub fn describe(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<()> {
+    if bisection.path.is_empty() {
+        writeln!(out, "  at the test position itself (depth {})", bisection.depth)?;
+    } else {
+        writeln!(out, "  after {} (depth {} from there)", bisection.path.join(" "), bisection.depth)?;
+    }
+    writeln!(out, "  position: {}", bisection.fen)?;
+    if let Some(inconsistent) = &bisection.inconsistent {
+        describe_inconsistency(out, inconsistent)?;
+    } else if let Some(candidates) = &bisection.candidates {
+        describe_candidates(out, candidates)?;
+    } else if bisection.moves_known {
+        describe_moves(out, bisection)?;
+    } else if let Some(last) = bisection.steps.last() {
+        writeln!(
+            out,
+            "  the engine counts {} where we count {} (it names no moves: its moves that differ cancel out)",
+            last.theirs, last.ours
+        )?;
+    }
+    let tags: Vec<String> = bisection.tags.iter().map(ToString::to_string).collect();
+    writeln!(out, "  exercises: {}", if tags.is_empty() { "nothing special".into() } else { tags.join(", ") })
+}
+
+/// Prints the wrong counts, one block per position (its depths together,
+/// the bisection once).
+///
+/// # Errors
+/// Any error writing `out`.
+pub fn print_failures(out: &mut dyn Write, results: &[CheckResult], name: &str) -> std::io::Result<()> {
+    let failures: Vec<&CheckResult> = results.iter().filter(|r| !r.ok && r.error.is_none()).collect();
+    for group in failures.chunk_by(|a, b| a.file == b.file && a.line == b.line) {
+        let first = group[0];
+        writeln!(out, "FAIL {}: {}", location(&first.file, first.line), first.fen)?;
+        for r in group {
+            let from = match r.expected_from {
+                ExpectedFrom::File => "from the file",
+                ExpectedFrom::Perft => "from perft",
+            };
+            let says = r.engine_nodes.map_or("-".into(), |n| n.to_string());
+            writeln!(out, "  depth {}: expected {} ({from}), {name} says {says}", r.depth, r.expected)?;
+        }
+        for r in group {
+            match (&r.bisection, &r.bisection_error) {
+                (Some(b), _) => describe(out, b)?,
+                (None, Some(e)) => writeln!(out, "  bisection at depth {} stopped: {e}", r.depth)?,
+                (None, None) => {}
+            }
+            if let Some(command) = &r.reproduce {
+                writeln!(out, "  reproduce: {command}")?;
+            }
+        }
+        if let Some(depth) =
+            group.iter().find_map(|r| r.bisected_at).filter(|d| group.iter().all(|r| r.depth != *d))
+        {
+            writeln!(out, "  (bisected at depth {depth}, listed above)")?;
+        }
+    }
+    Ok(())
+}
+
+/// Test positions listed after a cause's example before "and N more".
+const CAUSE_PLACES: usize = 8;
+
+/// Prints each cause of wrong counts once: how many counts it explains, its
+/// smallest example in full (bisection and a command to reproduce it), and
+/// where else it showed; `every` says where every wrong count is to be had
+/// (`--verbose prints every wrong count`).
+///
+/// # Errors
+/// Any error writing `out`.
+pub fn print_causes(
+    out: &mut dyn Write,
+    results: &[CheckResult],
+    causes: &[Cause],
+    name: &str,
+    verbose: bool,
+    every: &str,
+) -> std::io::Result<()> {
+    for (number, cause) in causes.iter().enumerate() {
+        writeln!(
+            out,
+            "CAUSE {} of {}: {}: {} at {}",
+            number + 1,
+            causes.len(),
+            cause.description,
+            plural(cause.failures, "wrong count"),
+            plural(cause.positions, "position"),
+        )?;
+        if verbose {
+            continue;
+        }
+        let example = &results[cause.example];
+        let says = example.engine_nodes.map_or("-".into(), |n| n.to_string());
+        writeln!(
+            out,
+            "  example: {} depth {}: expected {}, {name} says {says}",
+            location(&example.file, example.line),
+            example.depth,
+            example.expected
+        )?;
+        if example.bisection.as_ref().is_none_or(|b| !b.path.is_empty()) {
+            writeln!(out, "  test position: {}", example.fen)?;
+        }
+        match (&example.bisection, &example.bisection_error) {
+            (Some(b), _) => describe(out, b)?,
+            (None, Some(e)) => writeln!(out, "  bisection stopped: {e}")?,
+            (None, None) => {}
+        }
+        if let Some(command) = &example.reproduce {
+            writeln!(out, "  reproduce: {command}")?;
+        }
+        // The other test positions, as `file lines 2, 110, ...` per file.
+        let mut places: Vec<(&str, usize)> = Vec::new();
+        for &i in &cause.results {
+            let place = (results[i].file.as_str(), results[i].line);
+            if place != (example.file.as_str(), example.line) && !places.contains(&place) {
+                places.push(place);
+            }
+        }
+        if !places.is_empty() {
+            let more = places.len().saturating_sub(CAUSE_PLACES);
+            places.truncate(CAUSE_PLACES);
+            let mut files: Vec<String> = Vec::new();
+            for group in places.chunk_by(|a, b| a.0 == b.0) {
+                let lines: Vec<String> = group.iter().map(|(_, line)| line.to_string()).collect();
+                let file = group[0].0;
+                let word = if lines.len() == 1 { "line" } else { "lines" };
+                files.push(format!("{file} {word} {}", lines.join(", ")));
+            }
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            writeln!(out, "  also at: {}{more} ({every})", files.join("; "))?;
+        }
+    }
+    Ok(())
+}
+
+/// Prints the checks the engine failed to answer, with its last output;
+/// the same error again is said in a line; start-up failures that made
+/// the run give the engine up are said once, by the caller.
+///
+/// # Errors
+/// Any error writing `out`.
+pub fn print_engine_errors(
+    out: &mut dyn Write,
+    results: &[CheckResult],
+    verbose: bool,
+) -> std::io::Result<()> {
+    // Without --verbose, a run of the same error is one line at its end.
+    let said_again = |out: &mut dyn Write, repeated: usize| -> std::io::Result<()> {
+        if repeated == 0 {
+            return Ok(());
+        }
+        let more = plural(repeated, "more check");
+        writeln!(out, "  ... and the same error at {more} (--verbose lists them)")
+    };
+    let mut previous = None;
+    let mut repeated = 0usize;
+    for r in results.iter().filter(|r| r.error.is_some()) {
+        let error = r.error.as_deref().unwrap_or_default();
+        let place = location(&r.file, r.line);
+        if previous == Some(error) {
+            if verbose {
+                writeln!(out, "ERROR {place}: depth {}: the same error again", r.depth)?;
+            } else {
+                repeated += 1;
+            }
+            continue;
+        }
+        said_again(out, std::mem::take(&mut repeated))?;
+        previous = Some(error);
+        let mut lines = error.lines();
+        writeln!(out, "ERROR {place}: depth {}: {}", r.depth, lines.next().unwrap_or(""))?;
+        // The engine's last output, so logs show what it said.
+        let rest: Vec<&str> = lines.collect();
+        for line in &rest[rest.len().saturating_sub(ERROR_OUTPUT_LINES)..] {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    said_again(out, repeated)?;
+    Ok(())
+}
