@@ -62,14 +62,22 @@
 //!   perftree debugger reads).
 //! - `--no-chess960`: does not offer `UCI_Chess960` (and refuses Chess960
 //!   castling).
+//! - `--quirk Q` (repeatable), answers as some real engines do: `stderr`
+//!   (the answer on standard error), `utf8` (a line of non-ASCII text
+//!   first), `moves-header` (`Moves: N` first), `late-total=MS` (the total
+//!   said again MS milliseconds later), `per-depth-info` (`go perft N`
+//!   answers `info depth d nodes n` for each depth), `threaded=MS` (counts
+//!   on a thread MS milliseconds later: `readyok` comes first),
+//!   `exit-on-unknown`, `ignore-moves` (`position` reads the FEN, not the
+//!   moves), `divide-sum-off` (the total is one more than the divide's
+//!   sum).
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use perft::attacks::pawn_attacks;
-use perft::bisect::pseudo_legal_moves;
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
-use perft::{Move, MoveKind, PieceKind, Square};
+use perft::{CastlingSide, Color, Move, MoveKind, PieceKind, Square};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Bug {
@@ -156,10 +164,102 @@ fn careless_ep_captures(board: &Board, en_passant: Option<Square>) -> Vec<Move> 
     capturers.into_iter().map(|from| Move::new(from, ep, MoveKind::EnPassant)).collect()
 }
 
+/// Every move the side to move's pieces can make by how they move, whatever
+/// happens to its king: square by square, ray by ray. Written apart from
+/// the harness's own pseudo-legal generator, which the tests check with it.
+fn pseudo_legal(board: &Board, en_passant: Option<Square>) -> Vec<Move> {
+    let us = board.side_to_move();
+    let mut moves = Vec::new();
+    let ours = |sq: Square| board.piece_on(sq).is_some_and(|p| p.color() == us);
+    let theirs = |sq: Square| board.piece_on(sq).is_some_and(|p| p.color() != us);
+    for from in (0..64).map(Square::index).filter(|&sq| ours(sq)) {
+        let kind = board.piece_on(from).expect("our piece").kind();
+        let (steps, slides): (&[(i8, i8)], bool) = match kind {
+            PieceKind::Pawn => {
+                pawn_moves(board, from, en_passant, &mut moves);
+                continue;
+            }
+            PieceKind::Knight => {
+                (&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)], false)
+            }
+            PieceKind::Bishop => (&[(1, 1), (1, -1), (-1, 1), (-1, -1)], true),
+            PieceKind::Rook => (&[(1, 0), (-1, 0), (0, 1), (0, -1)], true),
+            PieceKind::Queen | PieceKind::King => (
+                &[(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)],
+                kind == PieceKind::Queen,
+            ),
+        };
+        for &(files, ranks) in steps {
+            let mut to = from.offset(files, ranks);
+            while let Some(sq) = to.filter(|&sq| !ours(sq)) {
+                moves.push(Move::new(from, sq, MoveKind::Normal));
+                if !slides || theirs(sq) {
+                    break;
+                }
+                to = sq.offset(files, ranks);
+            }
+        }
+    }
+    moves.extend(castles(board));
+    moves
+}
+
+/// A pawn's pushes, captures, en passant onto `en_passant`, promotions.
+fn pawn_moves(board: &Board, from: Square, en_passant: Option<Square>, moves: &mut Vec<Move>) {
+    let us = board.side_to_move();
+    let ahead: i8 = if us == Color::White { 1 } else { -1 };
+    let rank = from as usize / 8;
+    let (start, last) = if us == Color::White { (1, 7) } else { (6, 0) };
+    let mut add = |to: Square, kind: MoveKind| {
+        if to as usize / 8 == last {
+            for piece in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
+                moves.push(Move::new(from, to, MoveKind::promotion(piece).expect("a promotion piece")));
+            }
+        } else {
+            moves.push(Move::new(from, to, kind));
+        }
+    };
+    if let Some(one) = from.offset(0, ahead).filter(|&sq| board.piece_on(sq).is_none()) {
+        add(one, MoveKind::Normal);
+        if let Some(two) = one.offset(0, ahead).filter(|&sq| rank == start && board.piece_on(sq).is_none()) {
+            add(two, MoveKind::DoublePush);
+        }
+    }
+    for files in [-1, 1] {
+        let Some(to) = from.offset(files, ahead) else { continue };
+        if board.piece_on(to).is_some_and(|p| p.color() != us) {
+            add(to, MoveKind::Normal);
+        } else if Some(to) == en_passant && board.piece_on(to).is_none() {
+            add(to, MoveKind::EnPassant);
+        }
+    }
+}
+
+/// Castling with the right and nothing between, attacked or not.
+fn castles(board: &Board) -> Vec<Move> {
+    let us = board.side_to_move();
+    let king = board.king(us);
+    let rank = king as usize / 8 * 8;
+    let mut moves = Vec::new();
+    for (side, king_file, rook_file) in [(CastlingSide::King, 6, 5), (CastlingSide::Queen, 2, 3)] {
+        let Some(rook) = board.castling_rook(us, side) else { continue };
+        let span = |a: usize, b: usize| a.min(b)..=a.max(b);
+        let (king_from, rook_from) = (king as usize % 8, rook as usize % 8);
+        let clear = span(king_from, king_file).chain(span(rook_from, rook_file)).all(|file| {
+            let sq = Square::index(rank + file);
+            sq == king || sq == rook || board.piece_on(sq).is_none()
+        });
+        if clear {
+            moves.push(Move::new(king, rook, MoveKind::Castle));
+        }
+    }
+    moves
+}
+
 /// The moves this engine lists.
 fn moves(board: &Board, en_passant: Option<Square>, bug: Bug) -> Vec<Move> {
     let mut list: Vec<Move> = match bug {
-        Bug::NoKingSafety => pseudo_legal_moves(board, en_passant),
+        Bug::NoKingSafety => pseudo_legal(board, en_passant.or(board.en_passant())),
         _ => board.legal_moves().into_iter().collect(),
     };
     list.retain(|m| match bug {
@@ -212,6 +312,7 @@ fn count(board: &mut Board, en_passant: Option<Square>, depth: u32, bug: Bug) ->
     }
 }
 
+#[derive(Clone)]
 struct Options {
     bug: Bug,
     crash_on: Option<String>,
@@ -223,6 +324,31 @@ struct Options {
     perft_command: Vec<String>,
     uci: bool,
     setboard: bool,
+    quirks: Quirks,
+}
+
+/// Ways of answering that real engines have, which a harness must read.
+#[derive(Clone, Copy, Default)]
+struct Quirks {
+    /// The answer goes to standard error.
+    stderr: bool,
+    /// A line of non-ASCII text before each answer.
+    utf8: bool,
+    /// `Moves: N` (the number of legal moves) before each answer.
+    moves_header: bool,
+    /// The total said again this many milliseconds after the answer.
+    late_total: Option<u64>,
+    /// `go perft N` answers `info depth d nodes n` for each depth up to N.
+    per_depth_info: bool,
+    /// Counts on a thread of its own, this many milliseconds later
+    /// (`readyok` comes first).
+    threaded: Option<u64>,
+    /// Exits on a command it does not know.
+    exit_on_unknown: bool,
+    /// `position ... moves ...` reads the FEN and not the moves.
+    ignore_moves: bool,
+    /// The divide's total is one more than its sum.
+    divide_sum_off: bool,
 }
 
 /// `n` with commas between groups of three digits.
@@ -263,8 +389,46 @@ fn print_total(out: &mut impl Write, format: Format, total: u64) {
     };
 }
 
-/// Counts `depth` plies below `position` and prints the divide and total.
-fn perft(position: &mut Position, depth: u32, options: &Options, chess960: bool, out: &mut impl Write) {
+/// Counts `depth` plies below `position` and prints the answer, with the
+/// quirks asked for.
+fn answer(position: &mut Position, depth: u32, options: &Options, chess960: bool) {
+    let quirks = options.quirks;
+    let mut text = Vec::new();
+    if quirks.utf8 {
+        let _ = writeln!(text, "Zählung läuft — ♔ perft {depth} …");
+    }
+    if quirks.moves_header {
+        let _ = writeln!(text, "Moves: {}", moves(&position.board, position.en_passant, options.bug).len());
+    }
+    let total = perft(position, depth, options, chess960, &mut text);
+    let mut out: Box<dyn Write> =
+        if quirks.stderr { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
+    let _ = out.write_all(&text);
+    let _ = out.flush();
+    if let Some(ms) = quirks.late_total {
+        std::thread::sleep(Duration::from_millis(ms));
+        let _ = writeln!(out, "Total nodes: {total}");
+        let _ = out.flush();
+    }
+}
+
+/// `go perft N` as `info depth d nodes n` lines, one per depth.
+fn per_depth_info(position: &mut Position, depth: u32, bug: Bug, out: &mut impl Write) {
+    for d in 1..=depth {
+        let nodes = count(&mut position.board, position.en_passant, d, bug);
+        let _ = writeln!(out, "info depth {d} nodes {nodes} time 1");
+    }
+}
+
+/// Counts `depth` plies below `position`, prints the divide and total, and
+/// returns the total.
+fn perft(
+    position: &mut Position,
+    depth: u32,
+    options: &Options,
+    chess960: bool,
+    out: &mut impl Write,
+) -> u64 {
     let key: String = position.board.fen().split(' ').take(4).collect::<Vec<_>>().join(" ");
     static COUNTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let asked = COUNTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -275,7 +439,7 @@ fn perft(position: &mut Position, depth: u32, options: &Options, chess960: bool,
         let total =
             count(&mut position.board, position.en_passant, depth, options.bug) + off_by(options.bug, depth);
         print_total(out, options.format, total);
-        return;
+        return total;
     }
     let mut total = 0;
     let mut off = off_by(options.bug, depth);
@@ -297,7 +461,9 @@ fn perft(position: &mut Position, depth: u32, options: &Options, chess960: bool,
             nodes,
         );
     }
+    let total = total + u64::from(options.quirks.divide_sum_off);
     print_total(out, options.format, total);
+    total
 }
 
 /// `position startpos|fen FEN [moves ...]` (UCI and the prompt alike).
@@ -329,6 +495,7 @@ fn parse_options(args: &[String]) -> (Options, Option<Vec<String>>, bool, bool, 
         perft_command: vec!["perft".into()],
         uci: true,
         setboard: false,
+        quirks: Quirks::default(),
     };
     let (mut one_shot, mut interactive, mut cli, mut delay) = (None, false, false, 0);
     let mut i = 1;
@@ -394,6 +561,22 @@ fn parse_options(args: &[String]) -> (Options, Option<Vec<String>>, bool, bool, 
                 delay = value.and_then(|v| v.parse().ok()).expect("--start-delay MS");
                 i += 1;
             }
+            "--quirk" => {
+                let q = &mut options.quirks;
+                match value {
+                    Some("stderr") => q.stderr = true,
+                    Some("utf8") => q.utf8 = true,
+                    Some("moves-header") => q.moves_header = true,
+                    Some("per-depth-info") => q.per_depth_info = true,
+                    Some("exit-on-unknown") => q.exit_on_unknown = true,
+                    Some("ignore-moves") => q.ignore_moves = true,
+                    Some("divide-sum-off") => q.divide_sum_off = true,
+                    Some(v) if v.starts_with("late-total=") => q.late_total = v[11..].parse().ok(),
+                    Some(v) if v.starts_with("threaded=") => q.threaded = v[9..].parse().ok(),
+                    other => panic!("unknown quirk {other:?}"),
+                }
+                i += 1;
+            }
             "--no-divide" => options.divide_from = u32::MAX,
             "--no-chess960" => options.chess960 = false,
             "--no-uci" => options.uci = false,
@@ -426,7 +609,9 @@ fn count_once(rest: &[String], options: &Options, cli: bool) {
     let Ok(depth) = rest[0].parse::<u32>() else { return usage() };
     let moves: Vec<&str> = rest[2..].iter().flat_map(|m| m.split_whitespace()).collect();
     match Position::new(&rest[1], &moves, false) {
-        Ok(mut position) => perft(&mut position, depth, options, false, &mut std::io::stdout()),
+        Ok(mut position) => {
+            perft(&mut position, depth, options, false, &mut std::io::stdout());
+        }
         Err(e) => {
             eprintln!("bad position: {e}");
             std::process::exit(1);
@@ -442,6 +627,103 @@ fn fake_search(position: &Position, out: &mut impl Write) {
     let _ = writeln!(out, "bestmove {best}");
 }
 
+/// An engine at its prompt or in its UCI loop.
+struct Loop {
+    options: Options,
+    position: Position,
+    chess960: bool,
+    interactive: bool,
+    /// `go perft` ignored: the search it started, ended by `stop`.
+    searching: bool,
+}
+
+impl Loop {
+    /// Answers one command; false to quit.
+    fn command(&mut self, line: &str, out: &mut impl Write) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let options = &self.options;
+        if let Some(depth) = perft_command_depth(&words, &options.perft_command) {
+            self.count(depth);
+            return true;
+        }
+        match words.first().copied() {
+            Some("uci") if options.uci && !self.interactive => {
+                let _ = writeln!(out, "id name buggy-engine");
+                if options.chess960 {
+                    let _ = writeln!(out, "option name UCI_Chess960 type check default false");
+                }
+                let _ = writeln!(out, "uciok");
+            }
+            Some("isready") if options.uci => {
+                let _ = writeln!(out, "readyok");
+            }
+            Some("setoption") if line.contains("UCI_Chess960") && options.chess960 => {
+                self.chess960 = line.trim_end().ends_with("true")
+            }
+            Some("position") if !options.setboard => {
+                let words = if options.quirks.ignore_moves {
+                    &words[..words.iter().position(|w| *w == "moves").unwrap_or(words.len())]
+                } else {
+                    &words[..]
+                };
+                self.set(parse_position(words, self.chess960), out);
+            }
+            Some("setboard") if options.setboard => {
+                self.set(Position::new(&words[1..].join(" "), &[], self.chess960), out)
+            }
+            Some("go") if words.get(1) == Some(&"perft") => match options.go_perft {
+                GoPerft::Counts => self.count(words.get(2).and_then(|d| d.parse().ok()).unwrap_or(1)),
+                GoPerft::Search => fake_search(&self.position, out),
+                GoPerft::Silent => self.searching = true,
+            },
+            Some("stop") if self.searching => {
+                self.searching = false;
+                fake_search(&self.position, out);
+            }
+            Some("help") if self.interactive => {
+                let _ = writeln!(out, "position fen FEN [moves ...] | perft N | quit");
+            }
+            Some("quit") => return false,
+            Some(_) => {
+                let _ = writeln!(out, "Unknown command: '{line}'. Type help for more information.");
+                return !options.quirks.exit_on_unknown;
+            }
+            None => {}
+        }
+        true
+    }
+
+    fn set(&mut self, position: Result<Position, String>, out: &mut impl Write) {
+        match position {
+            Ok(position) => self.position = position,
+            Err(e) => {
+                let _ = writeln!(out, "error: {e}");
+            }
+        }
+    }
+
+    /// A count asked: answered now, or on a thread of its own.
+    fn count(&mut self, depth: u32) {
+        let options = &self.options;
+        if options.quirks.per_depth_info {
+            per_depth_info(&mut self.position, depth, options.bug, &mut std::io::stdout());
+            return;
+        }
+        let Some(ms) = options.quirks.threaded else {
+            answer(&mut self.position, depth, options, self.chess960);
+            return;
+        };
+        let mut position =
+            Position { board: self.position.board.clone(), en_passant: self.position.en_passant };
+        let options = Options { perft_command: Vec::new(), crash_on: None, ..self.options.clone() };
+        let chess960 = self.chess960;
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(ms));
+            answer(&mut position, depth, &options, chess960);
+        });
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (options, one_shot, interactive, cli, delay) = parse_options(&args);
@@ -455,68 +737,16 @@ fn main() {
     }
     std::thread::sleep(Duration::from_millis(delay));
     let mut out = std::io::stdout();
-    let mut chess960 = false;
-    let mut position = Position::new(STARTPOS_FEN, &[], false).expect("start position");
-    // `go perft` ignored: the search it started, ended by `stop`.
-    let mut searching = false;
     if interactive || !options.uci {
         let _ = write!(out, "buggy engine, type help\n{}", if interactive { "> " } else { "" });
         let _ = out.flush();
     }
+    let position = Position::new(STARTPOS_FEN, &[], false).expect("start position");
+    let mut engine = Loop { options, position, chess960: false, interactive, searching: false };
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let console_depth = perft_command_depth(&words, &options.perft_command);
-        match words.first().copied() {
-            _ if console_depth.is_some() => {
-                perft(&mut position, console_depth.unwrap_or(1), &options, chess960, &mut out);
-            }
-            Some("uci") if options.uci && !interactive => {
-                let _ = writeln!(out, "id name buggy-engine");
-                if options.chess960 {
-                    let _ = writeln!(out, "option name UCI_Chess960 type check default false");
-                }
-                let _ = writeln!(out, "uciok");
-            }
-            Some("isready") if options.uci => {
-                let _ = writeln!(out, "readyok");
-            }
-            Some("setoption") if line.contains("UCI_Chess960") && options.chess960 => {
-                chess960 = line.trim_end().ends_with("true")
-            }
-            Some("position") if !options.setboard => match parse_position(&words, chess960) {
-                Ok(p) => position = p,
-                Err(e) => {
-                    let _ = writeln!(out, "error: {e}");
-                }
-            },
-            Some("setboard") if options.setboard => match Position::new(&words[1..].join(" "), &[], chess960)
-            {
-                Ok(p) => position = p,
-                Err(e) => {
-                    let _ = writeln!(out, "error: {e}");
-                }
-            },
-            Some("go") if words.get(1) == Some(&"perft") => match options.go_perft {
-                GoPerft::Counts => {
-                    let depth: u32 = words.get(2).and_then(|d| d.parse().ok()).unwrap_or(1);
-                    perft(&mut position, depth, &options, chess960, &mut out);
-                }
-                GoPerft::Search => fake_search(&position, &mut out),
-                GoPerft::Silent => searching = true,
-            },
-            Some("stop") if searching => {
-                searching = false;
-                fake_search(&position, &mut out);
-            }
-            Some("help") if interactive => {
-                let _ = writeln!(out, "position fen FEN [moves ...] | perft N | quit");
-            }
-            Some("quit") => break,
-            Some(_) => {
-                let _ = writeln!(out, "Unknown command: '{line}'. Type help for more information.");
-            }
-            None => {}
+        if !engine.command(&line, &mut out) {
+            break;
         }
         if interactive {
             let _ = write!(out, "> ");

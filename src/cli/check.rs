@@ -17,7 +17,7 @@ use super::args::{CheckArgs, DebugArgs};
 use super::check_output::{
     chess960_hint, describe, print_causes, print_engine_errors, print_failures, print_summary, reproduce,
 };
-use super::engines::{parse_engine, probe_wait, resolve};
+use super::engines::{parse_engine, probing, resolve};
 use super::output::{self, ReportTarget};
 use super::suite::suite_files;
 use super::{exit_status, interrupted, interrupted_status, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
@@ -64,7 +64,7 @@ fn plan_check(args: &mut CheckArgs) -> Result<CheckPlan> {
     for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
         writeln!(out, "{note}")?;
     }
-    let spec = resolve(&name, spec, probe_wait(args.handshake_timeout), &mut out)?;
+    let spec = resolve(&name, spec, &probing(args.handshake_timeout, engine_options.handshake), &mut out)?;
     // Presets of programs that cannot read Chess960 skip those positions.
     let mut options = args.selection.options(Mode::Bulk, args.depth);
     options.skip_chess960 |= spec.chess960 == Some(false);
@@ -231,7 +231,8 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
         return Ok(EXIT_OK);
     }
     let engine_options = output::engine_options(None, args.handshake_timeout, args.timeout)?;
-    let spec = resolve(&name, spec, probe_wait(args.handshake_timeout), &mut std::io::stdout())?;
+    let probe = probing(args.handshake_timeout, engine_options.handshake);
+    let spec = resolve(&name, spec, &probe, &mut std::io::stdout())?;
     let mut engine: Box<dyn Engine> = spec.build(&name, &engine_options);
     writeln!(
         std::io::stdout(),

@@ -111,13 +111,22 @@ pub fn print_summary(
     summary: &CheckSummary,
     interrupted: bool,
 ) -> Result<()> {
+    // The checks' own errors, and the others (unreadable lines, the engine
+    // given up) said apart, so the checks add up.
+    let check_errors = summary.checks - summary.passed - summary.failed;
+    let others = summary.errors.saturating_sub(check_errors);
+    let others = if others > 0 {
+        format!("; {} besides the checks", output::plural(others, "error"))
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{name}: {}: {} passed, {} failed, {}, {} skipped{}",
+        "{name}: {}: {} passed, {} failed, {}, {} skipped{others}{}",
         output::plural(summary.checks, "check"),
         summary.passed,
         summary.failed,
-        output::plural(summary.errors, "error"),
+        output::plural(check_errors, "error"),
         summary.skipped,
         if interrupted { " (interrupted)" } else { "" }
     )?;

@@ -16,11 +16,20 @@ use super::INTERRUPTED;
 /// says otherwise.
 const PROBE_WAIT: Duration = Duration::from_secs(3);
 
-/// How long a probe waits for each answer: `--handshake-timeout` if given.
-pub fn probe_wait(handshake_seconds: Option<f64>) -> Duration {
-    handshake_seconds
+/// How long a probe waits: for each answer, and for a program that says
+/// nothing after it starts.
+pub struct Probing {
+    wait: Duration,
+    start: Duration,
+}
+
+/// How long a probe waits: for each answer, `--handshake-timeout` if given
+/// (else 3 s); for a slow start, the handshake limit.
+pub fn probing(handshake_seconds: Option<f64>, handshake: Duration) -> Probing {
+    let wait = handshake_seconds
         .filter(|s| s.is_finite() && *s > 0.0)
-        .map_or(PROBE_WAIT, |s| Duration::from_secs_f64(s.min(600.0)))
+        .map_or(PROBE_WAIT, |s| Duration::from_secs_f64(s.min(600.0)));
+    Probing { wait, start: handshake }
 }
 
 /// Lines of a probed program's last output shown when nothing worked.
@@ -50,13 +59,14 @@ pub fn program_name(spec: &str) -> String {
 /// alone what probing it found (printed to `out`, with the spec that
 /// skips probing next time). Probing that finds nothing is an error that
 /// says what was tried and what the program printed.
-pub fn resolve(name: &str, spec: EngineSpec, wait: Duration, out: &mut dyn Write) -> Result<EngineSpec> {
+pub fn resolve(name: &str, spec: EngineSpec, probing: &Probing, out: &mut dyn Write) -> Result<EngineSpec> {
     if spec.protocol != Protocol::Auto {
         return Ok(spec);
     }
     let program = shlex::try_join(spec.command.iter().map(String::as_str)).unwrap_or_default();
     writeln!(out, "probing {name} ({program}) for how it counts perft:")?;
-    let found = probe(&spec, &ProbeOptions { wait, stop: Some(&INTERRUPTED) });
+    let options = ProbeOptions { wait: probing.wait, start: probing.start, stop: Some(&INTERRUPTED) };
+    let found = probe(&spec, &options);
     for tried in &found.tries {
         writeln!(out, "  {}: {}", tried.what, tried.outcome)?;
     }
@@ -96,12 +106,15 @@ fn dialect(spec: &EngineSpec) -> String {
 fn nothing_found(name: &str, program: &str, probe: &Probe) -> String {
     let lines: Vec<&str> = probe.output.lines().collect();
     let last = &lines[lines.len().saturating_sub(PROBE_OUTPUT_LINES)..];
+    let quote = |spec: String| shlex::try_quote(&spec).map(|q| q.into_owned()).unwrap_or(spec);
     format!(
         "{name} ({program}): no way to count perft found (tried what is listed above); its last \
-         output:\n    {}\nIf it has a perft command, name it: --engine '{name}=uci,perft=perft {{depth}}:{program}' \
-         (a UCI engine), --engine '{name}=console,perft=perft {{depth}},position=setboard {{fen}}:{program}' \
-         (one without UCI), or --engine '{name}=cmd:{program} {{depth}} {{fen}}' (run per count); see \
-         docs/engines.md",
-        last.join("\n    ")
+         output:\n    {}\nIf it has a perft command, name it: --engine {} (a UCI engine), --engine {} (one \
+         without UCI), or --engine {} (run per count); see docs/engines.md. A program that starts \
+         slowly may need a longer --handshake-timeout.",
+        last.join("\n    "),
+        quote(format!("{name}=uci,perft=perft {{depth}}:{program}")),
+        quote(format!("{name}=console,perft=perft {{depth}},position=setboard {{fen}}:{program}")),
+        quote(format!("{name}=cmd:{program} {{depth}} {{fen}}")),
     )
 }

@@ -18,17 +18,20 @@ pub const DEFAULT_TOTAL_PATTERNS: &[&str] = &[
     // `Nodes searched: N` (Stockfish), `Nodes: N`, `nodes = N`, `Total: N`,
     // `Total nodes: N`, `Perft total: N`, `Leaves: N`, `leaf nodes: N`.
     r"(?:\bnodes(?:\s+searched)?|^\s*(?:perft\s+)?total(?:\s+(?:nodes|moves))?|\bleaves|\bleaf\s+nodes)\s*[:=]\s*NUM",
-    // `Moves       197,742`, `Moves: 20`.
-    r"^\s*moves\s*[:=]?\s*NUM\s*$",
+    // `Moves       197,742` (a `Moves: 20` header is a count of moves).
+    r"^\s*moves\s+NUM\s*$",
     // `total moves=N` (Crafty).
     r"\btotal\s+moves\s*=\s*NUM",
     // `perft(5)= N`, `Perft 5: N (...)`, `perft 5 = N`, `Perft 5 leaf nodes: N`.
     r"^\s*perft\s*\(?\s*{depth}\s*\)?\s*(?:[:=]|leaf\s+nodes\s*:)\s*NUM",
     // `perft 5 time 12 nodes N` (Akimbo).
     r"^\s*perft\s+{depth}\b.*\bnodes\s+NUM",
-    // `info depth 5 nodes N time ...`, `info nodes N nps ...` (a perft's
-    // info line: a search's, with a score or a variation, is not read).
-    r"^\s*info\b.*\bnodes\s+NUM",
+    // `info depth 5 nodes N time ...` at the depth asked (an engine that
+    // prints one per depth is read at the right one), `info nodes N nps
+    // ...` (a search's info line, with a score or a variation, is not
+    // read).
+    r"^\s*info\s+depth\s+{depth}\b.*\bnodes\s+NUM",
+    r"^\s*info\s+nodes\s+NUM",
     // `N nodes ...` (Seer, Carp).
     r"^\s*NUM\s+nodes\b",
     // `Perft Complete : N nodes visited` (VICE and its kin).
@@ -341,8 +344,10 @@ fn strip_move_label(mut rest: &str) -> &str {
     if digits > 0 && matches!(rest.as_bytes().get(digits), Some(b'.' | b')')) {
         return rest[digits + 1..].trim_start();
     }
-    if rest.len() > 4 && rest[..4].eq_ignore_ascii_case("move") && !rest.as_bytes()[4].is_ascii_alphanumeric()
-    {
+    // Byte slices only at ASCII positions: the line may hold any text.
+    let labelled = rest.get(..4).is_some_and(|word| word.eq_ignore_ascii_case("move"))
+        && rest.as_bytes().get(4).is_some_and(|b| !b.is_ascii_alphanumeric());
+    if labelled {
         rest = rest[4..].trim_start_matches([' ', '\t', ':']);
         // `move 3 : e2e4 : 20` (VICE and its kin).
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();

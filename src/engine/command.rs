@@ -65,7 +65,9 @@ impl Engine for CommandEngine {
         }
         let values = Values::new(position, depth, uses_moves(self.template.iter().map(String::as_str)))?;
         let words = values.fill_words(&self.template);
-        let (program, args) = words.split_first().expect("spec has a program");
+        let Some((program, args)) = words.split_first() else {
+            return Err(EngineError::Start { program: String::new(), reason: "no program given".into() });
+        };
         let total = self.format.total_regex(depth).map_err(|e| EngineError::Pattern(e.to_string()))?;
         let mut reader = self.format.reader(depth).map_err(|e| EngineError::Pattern(e.to_string()))?;
 
@@ -118,7 +120,10 @@ impl Engine for CommandEngine {
         match find_total(&total, &output).or(by_value) {
             Some(nodes) => Ok(EngineRun { nodes, seconds, divide: reader.finish() }),
             None => Err(EngineError::Unparsable {
-                what: format!("pattern {}", total.as_str()),
+                what: match &self.format.total {
+                    Some(pattern) => format!("--total-regex {pattern}"),
+                    None => "none of the total forms it knows; --total-regex names another".into(),
+                },
                 output: process.tail(),
             }),
         }

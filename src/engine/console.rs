@@ -20,6 +20,10 @@ pub const CONSOLE_POSITION: &str = "position fen {fen} moves {moves}";
 /// the `readyok`.
 const READY_PROBE: Duration = Duration::from_millis(1500);
 
+/// How long a console engine without `isready` is listened to after a
+/// total, for a later one (the last wins).
+const SETTLE: Duration = Duration::from_millis(50);
+
 /// A console engine kept running for the whole run (restarted after a
 /// crash or a hang).
 pub struct ConsoleEngine {
@@ -31,7 +35,12 @@ pub struct ConsoleEngine {
     chess960: bool,
     /// It answers `isready` (found at start).
     answers_isready: bool,
+    /// It exits when sent `isready`: not sent again.
+    isready_kills: bool,
     answered: bool,
+    /// How long its first answer may be quiet before it is taken not to
+    /// count with this command.
+    patience: Duration,
 }
 
 impl ConsoleEngine {
@@ -50,8 +59,17 @@ impl ConsoleEngine {
             position,
             chess960: true,
             answers_isready: false,
+            isready_kills: false,
             answered: false,
+            patience: super::DEFAULT_HANDSHAKE,
         }
+    }
+
+    /// How long its first answer may stay quiet after saying something
+    /// without a count [default: 30 s].
+    pub fn with_handshake_timeout(mut self, limit: Duration) -> Self {
+        self.patience = limit;
+        self
     }
 
     /// Reads totals and divides with `format`.
@@ -80,15 +98,29 @@ impl ConsoleEngine {
             return Ok(());
         }
         self.session.start()?;
-        self.session.send("isready")?;
-        let deadline = Instant::now() + READY_PROBE;
-        self.answers_isready = loop {
-            match self.session.line_before(deadline, None)? {
-                Some(line) if line.trim_end().ends_with("readyok") => break true,
-                Some(_) => {}
-                // Still running: it does not know `isready`.
-                None => break false,
+        if self.isready_kills {
+            return Ok(());
+        }
+        let answered = self.session.send("isready").and_then(|()| {
+            let deadline = Instant::now() + READY_PROBE;
+            loop {
+                match self.session.line_before(deadline, None)? {
+                    Some(line) if line.trim_end().ends_with("readyok") => return Ok(true),
+                    Some(_) => {}
+                    // Still running: it does not know `isready`.
+                    None => return Ok(false),
+                }
             }
+        });
+        self.answers_isready = match answered {
+            Ok(answers) => answers,
+            // It quit on the unknown command: started again, never sent it.
+            Err(EngineError::Exited { .. }) => {
+                self.isready_kills = true;
+                self.session.start()?;
+                false
+            }
+            Err(error) => return Err(error),
         };
         Ok(())
     }
@@ -122,7 +154,10 @@ impl Engine for ConsoleEngine {
         let question = Question {
             command: values.fill_line(&self.perft),
             ending: if self.answers_isready { Ending::ReadyOk } else { Ending::FirstTotal },
+            patience: (!self.answered).then_some(self.patience),
             first: !self.answered,
+            // Without `readyok` to end an answer, a moment of quiet does.
+            settle: (!self.answers_isready).then_some(SETTLE),
         };
         let start = Instant::now();
         self.session.send(&question.command)?;

@@ -12,9 +12,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::answer::{AnswerFormat, Said};
+use super::answer::AnswerFormat;
 use super::console::{CONSOLE_PERFT, CONSOLE_POSITION};
-use super::session::Session;
+use super::session::{Ending, Question, Session};
 use super::spec::{EngineSpec, Protocol};
 use super::template::{uses_moves, Values};
 use super::uci::GO_PERFT;
@@ -50,10 +50,12 @@ const SECOND_FEN: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2
 /// Moves that test a position command's `moves` (from the start position).
 const SECOND_MOVES: [&str; 3] = ["e2e4", "d7d5", "e4d5"];
 
-/// How long a try waits for a count after a UCI engine's `readyok`.
-const AFTER_READYOK: Duration = Duration::from_millis(300);
-/// How long a try waits for a count after a console engine's last line.
+/// How long a try waits for a count after the engine said something
+/// without one (a line, or `readyok`).
 const AFTER_LINE: Duration = Duration::from_secs(1);
+/// How long a console engine is listened to after a total, for a later
+/// one.
+const SETTLE: Duration = Duration::from_millis(50);
 
 /// How probing runs.
 #[derive(Clone, Copy, Debug)]
@@ -61,13 +63,16 @@ pub struct ProbeOptions {
     /// How long one try waits for an answer (and for `uciok`) before it
     /// counts as silence.
     pub wait: Duration,
+    /// How long a program that has said nothing at all since it started
+    /// is waited for (a slow start), and `isready` after `uciok`.
+    pub start: Duration,
     /// Once raised, probing stops.
     pub stop: Option<&'static AtomicBool>,
 }
 
 impl Default for ProbeOptions {
     fn default() -> Self {
-        ProbeOptions { wait: Duration::from_secs(3), stop: None }
+        ProbeOptions { wait: Duration::from_secs(3), start: super::DEFAULT_HANDSHAKE, stop: None }
     }
 }
 
@@ -88,8 +93,6 @@ pub struct Probe {
     pub found: Option<EngineSpec>,
     /// What was tried, in order.
     pub tries: Vec<Try>,
-    /// Notes on what was found (its counts differ from ours, ...).
-    pub notes: Vec<String>,
     /// The engine's last output, when nothing was found.
     pub output: String,
 }
@@ -132,10 +135,10 @@ pub fn probe(spec: &EngineSpec, options: &ProbeOptions) -> Probe {
         session: Session::new(spec.command.clone(), options.stop),
         format: spec.format.clone(),
         wait: options.wait,
+        start: options.start.max(options.wait),
         stop: options.stop,
         uci: false,
         tries: Vec::new(),
-        notes: Vec::new(),
     };
     prober.session.set_stderr(true);
     let found = prober.find();
@@ -150,7 +153,7 @@ pub fn probe(spec: &EngineSpec, options: &ProbeOptions) -> Probe {
         perft: perft.filter(|p| !(protocol == Protocol::Console && p == CONSOLE_PERFT)),
         position: position.filter(|p| p != CONSOLE_POSITION),
     });
-    Probe { found, tries: prober.tries, notes: prober.notes, output }
+    Probe { found, tries: prober.tries, output }
 }
 
 /// What a found dialect is: protocol, command, perft and position
@@ -161,11 +164,11 @@ struct Prober {
     session: Session,
     format: AnswerFormat,
     wait: Duration,
+    start: Duration,
     stop: Option<&'static AtomicBool>,
     /// It answered `uci` with `uciok`.
     uci: bool,
     tries: Vec<Try>,
-    notes: Vec<String>,
 }
 
 impl Prober {
@@ -178,7 +181,9 @@ impl Prober {
             Err(EngineError::Exited { output, .. }) => {
                 let last = last_line(&output);
                 self.tried("`uci`", format!("it exited at once{last}"));
-                return self.command_lines();
+                // A program that wants its work on its command line; or one
+                // that quits on a command it does not know.
+                return self.command_lines().or_else(|| self.console_dialects());
             }
             Err(error) => {
                 self.tried("start it", error.summary());
@@ -187,28 +192,33 @@ impl Prober {
             Ok(()) => {}
         }
         if self.uci {
-            if let Some(found) = self.uci_dialects() {
-                return Some(found);
-            }
-        } else if let Some(found) = self.console_dialects() {
-            return Some(found);
+            self.uci_dialects()
+        } else {
+            self.console_dialects()
         }
-        None
     }
 
-    /// Starts the program and sends `uci`: `uciok` within the wait makes
-    /// it a UCI engine; an exit is an error.
+    /// Starts the program and sends `uci`: `uciok` makes it a UCI engine;
+    /// an exit is an error. The answer is awaited [`ProbeOptions::wait`],
+    /// or up to [`ProbeOptions::start`] while the program has said nothing
+    /// at all (a slow start).
     fn start(&mut self) -> Result<(), EngineError> {
         self.session.start()?;
         self.session.send("uci")?;
-        let deadline = Instant::now() + self.wait;
-        while let Some(line) = self.session.line_before(deadline, None)? {
-            if line.trim_start().starts_with("uciok") {
-                self.uci = true;
-                return self.ready();
+        let began = Instant::now();
+        let mut deadline = began + self.wait;
+        let mut heard = false;
+        loop {
+            match self.session.line_before(deadline, None)? {
+                Some(line) if line.trim_start().starts_with("uciok") => {
+                    self.uci = true;
+                    return self.ready();
+                }
+                Some(_) => heard = true,
+                None if !heard && deadline < began + self.start => deadline = began + self.start,
+                None => return Ok(()),
             }
         }
-        Ok(())
     }
 
     /// Starts the program the first time, and says whether it speaks UCI.
@@ -223,24 +233,16 @@ impl Prober {
         Ok(())
     }
 
-    /// `isready` answered with `readyok` within the wait.
+    /// `isready` answered with `readyok`.
     fn ready(&mut self) -> Result<(), EngineError> {
         self.session.send("isready")?;
-        let deadline = Instant::now() + self.wait;
+        let deadline = Instant::now() + self.start;
         while let Some(line) = self.session.line_before(deadline, None)? {
             if line.trim_end().ends_with("readyok") {
                 return Ok(());
             }
         }
-        Err(EngineError::Timeout { seconds: self.wait.as_secs_f64(), output: self.session.tail() })
-    }
-
-    /// Brings a UCI engine back to a quiet state after a try that searched
-    /// or said nothing (`stop`, then `isready`), or restarts it.
-    fn settle(&mut self) {
-        if !self.session.is_running() || self.session.send("stop").is_err() || self.ready().is_err() {
-            self.session.restart();
-        }
+        Err(EngineError::Timeout { seconds: self.start.as_secs_f64(), output: self.session.tail() })
     }
 
     /// Starts the program again (with the UCI handshake for a UCI engine).
@@ -253,13 +255,15 @@ impl Prober {
     }
 
     /// Asks one count: `lines` sent (the position, the perft command),
-    /// then `isready` for a UCI engine; the answer read until a total, a
-    /// search, or silence for the wait.
+    /// then `isready` for a UCI engine; the answer read as a run reads
+    /// one ([`Session::read_answer`]), ending at a total, a search, or
+    /// silence for the wait. An engine that failed is stopped: the next
+    /// question starts it again.
     fn ask(&mut self, lines: &[String], depth: u32) -> Reply {
         if !self.session.is_running() && !self.restart() {
             return Reply::Not { what: "it could not be started again".into(), exited: true };
         }
-        let mut reader = match self.format.reader(depth) {
+        let reader = match self.format.reader(depth) {
             Ok(reader) => reader,
             Err(e) => return Reply::Not { what: e.to_string(), exited: false },
         };
@@ -269,60 +273,28 @@ impl Prober {
         if let Err(error) = sent {
             return Reply::Not { what: error.summary(), exited: true };
         }
-        let deadline = Instant::now() + self.wait;
-        // A UCI engine's `readyok` before any count: it counts elsewhere
-        // (or not at all); a moment more for the count.
-        let mut until = deadline;
-        let mut heard = false;
-        loop {
-            match self.session.line_before(until, None) {
-                Ok(Some(line)) => {
-                    heard = true;
-                    let text = line.trim_end();
-                    let readyok = text.ends_with("readyok");
-                    let text = text.strip_suffix("readyok").unwrap_or(text);
-                    match reader.line(text) {
-                        Said::Total(nodes) => {
-                            if self.uci && !readyok {
-                                self.settle();
-                            }
-                            return Reply::Count(nodes);
-                        }
-                        Said::Search(line) => {
-                            self.settle();
-                            return Reply::Not { what: format!("a search ({line})"), exited: false };
-                        }
-                        Said::Unreadable(line) => {
-                            self.settle();
-                            return Reply::Not { what: format!("no count in {line:?}"), exited: false };
-                        }
-                        Said::Nothing => {}
-                    }
-                    // After `readyok`, or after any line from a console
-                    // engine (which has no `readyok`): a moment more.
-                    if readyok || !self.uci {
-                        until =
-                            deadline.min(Instant::now() + if readyok { AFTER_READYOK } else { AFTER_LINE });
-                    }
-                }
-                Ok(None) => {
-                    let what = if heard {
-                        "no count".to_string()
-                    } else {
-                        format!("no answer in {:.0} s", self.wait.as_secs_f64())
-                    };
-                    if self.uci {
-                        self.settle();
-                    } else {
-                        self.session.restart();
-                    }
-                    return Reply::Not { what, exited: false };
-                }
-                Err(EngineError::Exited { output, .. }) => {
-                    return Reply::Not { what: format!("it exited{}", last_line(&output)), exited: true }
-                }
-                Err(error) => return Reply::Not { what: error.summary(), exited: true },
+        let question = Question {
+            command: lines.last().cloned().unwrap_or_default(),
+            ending: if self.uci { Ending::ReadyOk } else { Ending::FirstTotal },
+            patience: Some(AFTER_LINE.min(self.wait / 2)),
+            first: false,
+            settle: (!self.uci).then_some(SETTLE),
+        };
+        match self.session.read_answer(&question, reader, Instant::now() + self.wait, self.wait) {
+            Ok((nodes, _)) => Reply::Count(nodes),
+            Err(EngineError::NoPerft { what, .. }) => {
+                let what = what.strip_prefix("it took it for ").map_or(what.clone(), str::to_string);
+                let what =
+                    if what.starts_with("it answered without a count") { "no count".into() } else { what };
+                Reply::Not { what, exited: false }
             }
+            Err(EngineError::Timeout { .. }) => {
+                Reply::Not { what: format!("no answer in {:.0} s", self.wait.as_secs_f64()), exited: false }
+            }
+            Err(EngineError::Exited { output, .. }) => {
+                Reply::Not { what: format!("it exited{}", last_line(&output)), exited: true }
+            }
+            Err(error) => Reply::Not { what: error.summary(), exited: false },
         }
     }
 
@@ -414,11 +386,17 @@ impl Prober {
                 if asked.contains(&bare) {
                     continue;
                 }
-                asked.push(bare);
-                if self.check(Some(position), perft, &second).is_ok()
-                    && (!position.contains("{moves}") || self.check(Some(position), perft, &moved).is_ok())
-                {
-                    return Some((Protocol::Console, command, Some(perft.into()), Some(position.into())));
+                asked.push(bare.clone());
+                if self.check(Some(position), perft, &second).is_err() {
+                    continue;
+                }
+                // It reads the FEN; if not the moves after it, it is given
+                // the position reached as a FEN.
+                let reads_moves =
+                    !position.contains("{moves}") || self.check(Some(position), perft, &moved).is_ok();
+                let position = if reads_moves { position.to_string() } else { bare };
+                if reads_moves || self.check(Some(&position), perft, &moved).is_ok() {
+                    return Some((Protocol::Console, command, Some(perft.into()), Some(position)));
                 }
             }
         }

@@ -31,9 +31,20 @@ pub(crate) struct Question {
     pub(crate) command: String,
     /// How its answer ends.
     pub(crate) ending: Ending,
-    /// The engine has not answered a count yet: silence means it ignores
-    /// the command.
+    /// Before any total, once the engine has said something (a line, or
+    /// `readyok`), the longest quiet spell accepted: past it the engine
+    /// does not count this way ([`EngineError::NoPerft`]). For an engine
+    /// that has not answered a count yet, and for probes; `None` otherwise
+    /// (a slow count may be quiet for long).
+    pub(crate) patience: Option<Duration>,
+    /// Silence until the deadline from an engine that has not answered a
+    /// count yet also means it ignores the command.
     pub(crate) first: bool,
+    /// With [`Ending::FirstTotal`]: after the first total, lines that come
+    /// within this are read too and the last total wins (an engine without
+    /// `isready` may print a header that reads as a total, or a total
+    /// twice); `None`: the first total ends the answer.
+    pub(crate) settle: Option<Duration>,
 }
 
 /// How an answer ends.
@@ -82,7 +93,9 @@ impl Session {
 
     /// Starts the program.
     pub(crate) fn start(&mut self) -> Result<(), EngineError> {
-        let (program, args) = self.command.split_first().expect("spec has a program");
+        let Some((program, args)) = self.command.split_first() else {
+            return Err(EngineError::Start { program: String::new(), reason: "no program given".into() });
+        };
         let mut process = Process::spawn(program, args, true, self.stop)
             .map_err(|e| EngineError::Start { program: program.clone(), reason: e.to_string() })?;
         process.merge_stderr(self.merge_stderr);
@@ -176,8 +189,9 @@ impl Session {
     /// Reads the answer to `question.command` until it ends as `ending`
     /// says: its total, and the divide if one was printed. A search's
     /// answer (the engine took the command for `go`) is
-    /// [`EngineError::NoPerft`], and so is silence until the deadline from
-    /// an engine that has never answered (`question.first`).
+    /// [`EngineError::NoPerft`], and so is a quiet spell past
+    /// `question.patience` before any total, and silence until the deadline
+    /// from an engine that has never answered (`question.first`).
     pub(crate) fn read_answer(
         &mut self,
         question: &Question,
@@ -185,50 +199,112 @@ impl Session {
         deadline: Instant,
         timeout: Duration,
     ) -> Result<(u128, Option<Divide>), EngineError> {
-        let (command, ending) = (question.command.as_str(), question.ending);
-        let mut latest = None;
-        let mut ready = false;
-        let mut lines = 0usize;
+        let mut state = AnswerState { latest: None, ready: false, heard: false, settle_until: None };
         loop {
-            let line = match self.next_line(deadline, timeout) {
-                Ok(line) => line,
-                Err(EngineError::Timeout { seconds, .. }) if lines == 0 && question.first => {
-                    let what =
-                        format!("it printed nothing in {seconds:.1} s, and has not answered a count yet");
-                    return Err(EngineError::NoPerft { command: command.into(), what, output: self.tail() });
-                }
+            // The earliest of the deadline, the patience after the last
+            // line, and the settling window.
+            let patience = question.patience.filter(|_| state.heard && state.latest.is_none());
+            let quiet_until = patience.map(|p| Instant::now() + p);
+            let until = [Some(deadline), quiet_until, state.settle_until]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(deadline);
+            let line = match self.line_before(until, None) {
+                Ok(Some(line)) => line,
+                Ok(None) => match self.quiet_end(question, &state, until >= deadline, timeout) {
+                    Ok(()) => break,
+                    Err(error) => return Err(error),
+                },
                 Err(error) => return Err(error),
             };
-            lines += 1;
-            // `readyok` may end a line the engine left unfinished.
-            let text = line.trim_end();
-            let readyok = ending == Ending::ReadyOk && text.ends_with("readyok");
-            let text = if readyok { &text[..text.len() - "readyok".len()] } else { text };
-            match reader.line(text) {
-                Said::Total(nodes) => {
-                    latest = Some(nodes);
-                    if ending == Ending::FirstTotal || ready || readyok {
-                        break;
-                    }
-                }
-                Said::Unreadable(line) => {
-                    let what = format!("{line:?} is not a number the total pattern reads");
-                    return Err(self.fail(EngineError::Unparsable { what, output: self.tail() }));
-                }
-                Said::Search(line) => {
-                    let what = format!("it took it for a search ({line})");
-                    let error = EngineError::NoPerft { command: command.into(), what, output: self.tail() };
-                    return Err(self.fail(error));
-                }
-                Said::Nothing => {}
-            }
-            if readyok {
-                ready = true;
-                if latest.is_some() {
-                    break;
-                }
+            state.heard = true;
+            if self.take_line(question, &mut reader, &mut state, &line)? {
+                break;
             }
         }
-        Ok((latest.expect("read until a total"), reader.finish()))
+        Ok((state.latest.expect("read until a total"), reader.finish()))
     }
+
+    /// Reads one line of an answer; true when the answer is complete.
+    fn take_line(
+        &mut self,
+        question: &Question,
+        reader: &mut AnswerReader,
+        state: &mut AnswerState,
+        line: &str,
+    ) -> Result<bool, EngineError> {
+        // `readyok` may end a line the engine left unfinished.
+        let text = line.trim_end();
+        let readyok = question.ending == Ending::ReadyOk && text.ends_with("readyok");
+        let text = if readyok { &text[..text.len() - "readyok".len()] } else { text };
+        match reader.line(text) {
+            Said::Total(nodes) => {
+                let first = state.latest.is_none();
+                state.latest = Some(nodes);
+                match (question.ending, question.settle) {
+                    (Ending::FirstTotal, Some(settle)) => state.settle_until = Some(Instant::now() + settle),
+                    (Ending::FirstTotal, None) if first => return Ok(true),
+                    _ if state.ready || readyok => return Ok(true),
+                    _ => {}
+                }
+            }
+            Said::Unreadable(line) => {
+                let what = format!("{line:?} is not a number the total pattern reads");
+                return Err(self.fail(EngineError::Unparsable { what, output: self.tail() }));
+            }
+            Said::Search(line) => {
+                let what = format!("it took it for a search ({line})");
+                return Err(self.fail(EngineError::NoPerft {
+                    command: question.command.clone(),
+                    what,
+                    output: self.tail(),
+                }));
+            }
+            Said::Nothing => {}
+        }
+        if readyok {
+            state.ready = true;
+            return Ok(state.latest.is_some());
+        }
+        Ok(false)
+    }
+
+    /// The engine said nothing until `until`: the settled end of an answer,
+    /// or why there is none (the engine is stopped).
+    fn quiet_end(
+        &mut self,
+        question: &Question,
+        state: &AnswerState,
+        at_deadline: bool,
+        timeout: Duration,
+    ) -> Result<(), EngineError> {
+        if state.latest.is_some() {
+            return Ok(()); // settled, or a total without the `readyok` after it
+        }
+        let command = question.command.clone();
+        let what = if !at_deadline {
+            let quiet = question.patience.unwrap_or_default().as_secs_f64();
+            format!("it answered without a count, then said nothing for {quiet:.1} s")
+        } else if !state.heard && question.first {
+            format!("it printed nothing in {:.1} s, and has not answered a count yet", timeout.as_secs_f64())
+        } else {
+            return Err(
+                self.fail(EngineError::Timeout { seconds: timeout.as_secs_f64(), output: self.tail() })
+            );
+        };
+        Err(self.fail(EngineError::NoPerft { command, what, output: self.tail() }))
+    }
+}
+
+/// What an answer has given so far.
+struct AnswerState {
+    /// The last total read.
+    latest: Option<u128>,
+    /// `readyok` came.
+    ready: bool,
+    /// The engine said something.
+    heard: bool,
+    /// The settling window after a total ends here.
+    settle_until: Option<Instant>,
 }

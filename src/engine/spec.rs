@@ -232,7 +232,8 @@ impl EngineSpec {
                     ConsoleEngine::new(name, self.command.clone(), perft, self.console_position())
                         .with_format(self.format.clone())
                         .with_chess960(self.chess960 != Some(false))
-                        .with_stop(options.stop),
+                        .with_stop(options.stop)
+                        .with_handshake_timeout(options.handshake),
                 )
             }
             Protocol::Command => Box::new(
@@ -283,6 +284,12 @@ fn check_templates(
         }
         if position != "none" && !position.contains("{fen}") {
             return Err(format!("the position command {position:?} has no {{fen}} placeholder"));
+        }
+        let perft = options.perft.as_deref().unwrap_or(super::CONSOLE_PERFT);
+        if position == "none" && !perft.contains("{fen}") {
+            return Err(format!(
+                "position=none needs a perft command that carries the position ({{fen}}), not {perft:?}"
+            ));
         }
     }
     let templates = options.perft.iter().chain(&options.position);
@@ -400,6 +407,7 @@ mod tests {
             "uci,position=setboard {fen}:./e",
             "console,perft=perft {depht}:./e",
             "console,fast:./e",
+            "console,position=none:./e",
         ] {
             assert!(EngineSpec::parse(bad, &none).is_err(), "{bad}");
         }

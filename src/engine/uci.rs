@@ -35,9 +35,12 @@ pub struct UciEngine {
 impl UciEngine {
     /// An engine started with `command` (program and arguments) on first use.
     pub fn new(name: &str, command: Vec<String>) -> Self {
+        // Standard error is read too: some engines print their perft there.
+        let mut session = Session::new(command, None);
+        session.set_stderr(true);
         UciEngine {
             name: name.to_string(),
-            session: Session::new(command, None),
+            session,
             options: Vec::new(),
             chess960: None,
             handshake: super::DEFAULT_HANDSHAKE,
@@ -66,10 +69,8 @@ impl UciEngine {
     /// Asks for a count with `template` (`perft {depth}`, with the
     /// placeholders of command templates) instead of `go perft {depth}`,
     /// after the position was set with `position fen`. The answer ends at
-    /// the `readyok` that answers an `isready` sent after it, and standard
-    /// error is read too.
+    /// the `readyok` that answers an `isready` sent after it.
     pub fn with_perft_command(mut self, template: Option<String>) -> Self {
-        self.session.set_stderr(template.is_some());
         self.perft = template;
         self
     }
@@ -175,7 +176,9 @@ impl Engine for UciEngine {
         let question = Question {
             command: Values::new(position, depth, uses_moves(std::iter::once(template)))?.fill_line(template),
             ending: if self.perft.is_some() { Ending::ReadyOk } else { Ending::FirstTotal },
+            patience: (!self.answered).then_some(self.handshake),
             first: !self.answered,
+            settle: None,
         };
         let start = Instant::now();
         self.session.send(&question.command)?;

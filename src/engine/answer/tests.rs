@@ -86,6 +86,10 @@ fn totals_in_the_forms_engines_print() {
     // A table of depths is read at the depth asked.
     let table = "Perft 1: 20 (0 ms)\nPerft 2: 400 (0 ms)\nPerft 3: 8902 (1 ms)";
     assert_eq!(first_total(&default, 3, table), Some(8902));
+    let infos = "info depth 1 nodes 20 time 1\ninfo depth 2 nodes 400 time 1\ninfo depth 3 nodes 8902 time 1";
+    assert_eq!(first_total(&default, 3, infos), Some(8902));
+    // A count of moves before the total is not it.
+    assert_eq!(first_total(&default, 2, "Moves: 20\ne2e4: 20\nNodes: 400"), Some(400));
     assert_eq!(first_total(&default, 5, "e2e4: 20\ne2e3: 20\nTime: 5 ms"), None);
     let qperft = AnswerFormat { total: Some(r"perft\(\s*{depth}\)\s*=\s*(\d+)".into()), divide: None };
     assert_eq!(find_total(&qperft.total_regex(2).unwrap(), "perft( 1)= 20\nperft( 2)= 400"), Some(400));
@@ -148,4 +152,31 @@ fn custom_divide_patterns() {
     assert!(one_group.validate().is_err());
     let no_group = AnswerFormat { total: Some("total".into()), divide: None };
     assert!(no_group.validate().is_err());
+}
+
+#[test]
+fn any_text_is_read_without_a_panic() {
+    let default = AnswerFormat::default();
+    let mut reader = default.reader(2).unwrap();
+    for line in [
+        "a — b",
+        "mové e2e4: 20",
+        "Movè: 5",
+        "é",
+        "\u{1F600} 400",
+        "e2e4: 2\u{00A0}0",
+        "Total: ٤٠٠",
+        "Nodes: 40\u{200B}0",
+        "move 1\u{2014}: e2e4 : 20",
+        "1\u{FF0E} e2e4 20",
+    ] {
+        let _ = reader.line(line);
+        let _ = parse_divide_line(line);
+    }
+    // Every prefix of a line with multi-byte characters, too.
+    let text = "Move é — e2e4: 20 ñodes ∑ 400";
+    for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+        let _ = reader.line(&text[..end]);
+        let _ = parse_divide_line(&text[..end]);
+    }
 }

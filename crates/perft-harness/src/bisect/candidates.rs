@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::classify::{MoveClass, PromotionPiece};
-use super::illegal::{illegal_moves, NamedMove, Why};
+use super::illegal::{illegal_moves, Family, NamedMove, Why};
 use super::Fault;
 use crate::board::Board;
 
@@ -41,6 +41,26 @@ pub struct Candidates {
 }
 
 impl Candidates {
+    /// What the candidates of a count too high come down to: the family of
+    /// the likeliest kind, else the one family all of them share (the
+    /// grouping of causes: a count-only path without a king-safety test is
+    /// one cause whichever kind fits where).
+    pub fn family(&self) -> Option<Family> {
+        if self.fault != Fault::Extra {
+            return None;
+        }
+        let families = |moves: Vec<&NamedMove>| {
+            let mut families = moves.iter().map(|m| m.why.unwrap_or(Why::NotPseudoLegal).family());
+            let first = families.next()?;
+            families.all(|f| f == first).then_some(first)
+        };
+        let likeliest = self.likeliest();
+        if self.likely.is_some() && !likeliest.is_empty() {
+            return families(likeliest);
+        }
+        families(self.moves.iter().collect())
+    }
+
     /// The candidates of the likeliest kind, or all of them.
     pub fn likeliest(&self) -> Vec<&NamedMove> {
         let likely: Vec<&NamedMove> = match &self.likely {
@@ -98,6 +118,9 @@ pub fn candidates(board: &Board, fen: &str, ours: u128, theirs: u128, move_list_
         Fault::Extra => extra_candidates(board, fen, difference),
         Fault::Missing => missing_candidates(board, difference),
     };
+    // Without the engine's move list, one move too many or too few fits
+    // any kind with one move here: no kind is claimed on that alone.
+    let likely = likely.filter(|_| move_list_agrees || difference > 1);
     Candidates {
         fault,
         difference,

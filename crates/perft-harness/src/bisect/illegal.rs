@@ -120,19 +120,6 @@ pub struct NamedMove {
     pub attackers: Vec<String>,
 }
 
-impl fmt::Display for NamedMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.uci)?;
-        match (self.why, self.attackers.is_empty()) {
-            (Some(Why::NotPseudoLegal), _) | (Some(_), true) => {
-                write!(f, " ({})", self.why.unwrap_or(Why::NotPseudoLegal))
-            }
-            (Some(why), false) => write!(f, " ({why}: {})", self.attackers.join(", ")),
-            (None, _) => write!(f, " ({})", self.class),
-        }
-    }
-}
-
 /// The en-passant square a FEN names, if any (even one no pawn can take:
 /// an engine that tests legality late needs it).
 pub fn fen_en_passant(fen: &str) -> Option<Square> {
@@ -269,12 +256,14 @@ fn self_check(board: &Board, mv: Move) -> Option<(Why, Vec<String>)> {
     if attackers.is_empty() {
         return None;
     }
+    // A checker still attacking: the check was not answered, whatever the
+    // move; else the move itself opened the line.
     let why = if moving_king {
         Why::KingIntoCheck
+    } else if (attackers & board.checkers()).any() {
+        Why::CheckIgnored
     } else if mv.kind() == MoveKind::EnPassant {
         Why::EnPassantExposesKing
-    } else if board.is_check() {
-        Why::CheckIgnored
     } else {
         Why::PinnedPieceMoves
     };

@@ -56,9 +56,22 @@ pub struct BisectStep {
     pub next: Option<String>,
 }
 
+/// Which two answers of the engine contradict each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Contradiction {
+    /// The same question, asked twice.
+    AskedAgain,
+    /// A child's count in its parent's divide, and the child asked
+    /// directly.
+    DivideAndDirect,
+}
+
 /// The engine gave two answers to one question.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inconsistency {
+    /// Which answers.
+    pub kind: Contradiction,
     /// Moves from the test position to the position asked.
     pub path: Vec<String>,
     /// Plies counted.
@@ -110,6 +123,10 @@ pub struct Bisection {
     /// The engine answered one question two ways.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inconsistent: Option<Inconsistency>,
+    /// The sum of the engine's divide there, when it did not add up to its
+    /// total (so its move list was not read from it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divide_sum: Option<u128>,
 }
 
 impl Bisection {
@@ -242,7 +259,10 @@ impl Walk<'_, '_> {
         named
             .extend(finding.candidates.iter().flat_map(|c| c.likeliest().into_iter().map(|m| m.uci.clone())));
         let mut tags = tags_for(node, &named);
-        if illegal.iter().any(|m| m.why.is_some_and(|w| w.family() != Family::NotPseudoLegal)) {
+        let king_safety = |m: &NamedMove| m.why.is_some_and(|w| w.family() == Family::KingSafety);
+        let candidate_moves: Vec<&NamedMove> =
+            finding.candidates.iter().flat_map(|c| c.likeliest()).collect();
+        if illegal.iter().any(king_safety) || candidate_moves.into_iter().any(king_safety) {
             tags.push(Tag::KingSafety);
         }
         tags.sort();
@@ -260,6 +280,7 @@ impl Walk<'_, '_> {
             listed_at,
             candidates: finding.candidates,
             inconsistent: finding.inconsistent,
+            divide_sum: finding.divide_sum,
             steps: std::mem::take(&mut self.steps),
         }
     }
@@ -273,6 +294,14 @@ struct Finding {
     list: Option<(ListDifference, Option<u32>)>,
     candidates: Option<Candidates>,
     inconsistent: Option<Inconsistency>,
+    /// The sum of a divide there that did not add up to the total.
+    divide_sum: Option<u128>,
+}
+
+impl Finding {
+    fn listed(difference: ListDifference, depth: u32) -> Finding {
+        Finding { list: Some((difference, Some(depth))), ..Finding::default() }
+    }
 }
 
 /// Bisects a count difference of `engine` (see [`Target`]). At each level
@@ -298,111 +327,158 @@ pub fn bisect(
     on_step: &mut dyn FnMut(&BisectStep),
 ) -> Result<Bisection, BisectError> {
     let mut walk = Walk { engine, target, timeout, on_step, steps: Vec::new() };
-    // A clone, not a fork: the moves that led to `board` are kept, so the
-    // FEN of a node keeps an en-passant square made by the last of them.
-    let mut node = target.board.clone();
-    let mut path: Vec<String> = Vec::new();
-    let mut depth = target.depth.max(1);
-    // The engine's answer for the next node, and our divide there, when
-    // the look-ahead already has them; and its count of the node in its
-    // parent's divide.
-    let mut known: Option<(EngineRun, Option<OurDivide>)> = None;
-    let mut in_parent: Option<u128> = target.answered;
-    // Every child agreed one level up, so the node is asked one ply deep.
-    let mut children_agree = false;
+    let mut at = Node {
+        // A clone, not a fork: the moves that led to `board` are kept, so
+        // the FEN of a node keeps an en-passant square made by the last.
+        board: target.board.clone(),
+        path: Vec::new(),
+        depth: target.depth.max(1),
+        known: None,
+        in_parent: target.answered,
+        children_agree: false,
+    };
     loop {
-        let (run, ours) = match known.take() {
-            Some((run, ours)) => (run, ours),
-            None => (walk.ask(&path, depth)?, None),
-        };
-        let ours = match ours {
-            Some(ours) => ours,
-            None => our_divide(&node, depth, stop)?,
+        if let Some(done) = at.examine(&mut walk, stop)? {
+            return Ok(done);
+        }
+    }
+}
+
+/// Where the descent is.
+struct Node {
+    board: Board,
+    path: Vec<String>,
+    depth: u32,
+    /// The engine's answer here and our divide, when the look-ahead
+    /// already has them.
+    known: Option<(EngineRun, Option<OurDivide>)>,
+    /// The engine's count of this node in its parent's divide (or the
+    /// check's count, at the root).
+    in_parent: Option<u128>,
+    /// Every child agreed one level up, so the node is asked one ply deep.
+    children_agree: bool,
+}
+
+impl Node {
+    /// Examines the node: the answer, or `None` having moved to the next.
+    fn examine(
+        &mut self,
+        walk: &mut Walk,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Option<Bisection>, BisectError> {
+        let (run, ours) = match self.known.take() {
+            Some((run, Some(ours))) => (run, ours),
+            Some((run, None)) => (run, our_divide(&self.board, self.depth, stop)?),
+            None => (walk.ask(&self.path, self.depth)?, our_divide(&self.board, self.depth, stop)?),
         };
         let our_total: u128 = ours.values().map(|&(_, n)| n).sum();
         let mut step = BisectStep {
-            path: path.clone(),
-            fen: walk.fen(&node, &path),
-            depth,
+            path: self.path.clone(),
+            fen: walk.fen(&self.board, &self.path),
+            depth: self.depth,
             ours: our_total,
             theirs: run.nodes,
             next: None,
         };
         // Move lists that differ are the answer, even where a missing and an
         // extra move happen to leave the total right.
-        let theirs = engine_divide(&node, depth, &run);
+        let theirs = engine_divide(&self.board, self.depth, &run);
+        let divide_sum = divide_sum(&run).filter(|_| theirs.is_none());
         if let Some(theirs) = &theirs {
             let difference = ListDifference::of(ours.keys(), theirs);
             if difference.any() {
                 walk.push(step);
-                let finding = Finding { list: Some((difference, Some(depth))), ..Finding::default() };
-                return Ok(walk.found(&node, path, depth, finding));
+                return Ok(Some(self.found(walk, Finding::listed(difference, self.depth))));
             }
-        }
-        if run.nodes == our_total && children_agree {
-            // Its children and its move count agree: its move list differs
-            // in moves that cancel out.
-            walk.push(step);
-            let finding = name_without_divide(&mut walk, &node, &path, &run, our_total)?;
-            return Ok(walk.found(&node, path, depth, finding));
         }
         if run.nodes == our_total {
             walk.push(step);
-            return match in_parent.filter(|&first| first != run.nodes) {
-                // One ply deep, its divide one ply up counted this node one
-                // way (a count-only path for the last ply) and asked here
-                // it lists and counts the moves right.
-                Some(first) if depth == 1 && !path.is_empty() => {
-                    let fen = walk.fen(&node, &path);
-                    let mut candidates = candidates(&node, &fen, our_total, first, theirs.is_some());
-                    candidates.seen_from_parent = true;
-                    Ok(walk.found(
-                        &node,
-                        path,
-                        depth,
-                        Finding { candidates: Some(candidates), ..Finding::default() },
-                    ))
-                }
-                Some(first) => {
-                    let inconsistent =
-                        Inconsistency { path: path.clone(), depth, first, then: run.nodes, ours: our_total };
-                    Ok(walk.found(
-                        &node,
-                        path,
-                        depth,
-                        Finding { inconsistent: Some(inconsistent), ..Finding::default() },
-                    ))
-                }
-                None => Err(BisectError::NoDifference { depth, nodes: run.nodes }),
-            };
+            return self.agrees_here(walk, &run, our_total, theirs.is_some()).map(Some);
         }
-        let ask = Asker { engine: &mut *walk.engine, start: target.start, timeout, stop };
+        let ask = Asker { engine: &mut *walk.engine, start: walk.target.start, timeout: walk.timeout, stop };
         let next = match &theirs {
-            Some(theirs) => ask.next_by_divide(&node, &path, depth, &ours, theirs)?,
-            None => ask.next_by_counts(&path, depth, &ours)?,
+            Some(theirs) => ask.next_by_divide(&self.board, &self.path, self.depth, &ours, theirs)?,
+            None => ask.next_by_counts(&self.path, self.depth, &ours)?,
         };
-        let Some(Next { text, mv, in_divide, known: ahead }) = next else {
+        let Some(Next { text, mv, in_divide, known }) = next else {
             walk.push(step);
-            if depth > 1 && theirs.is_none() {
+            if self.depth > 1 && theirs.is_none() {
                 // Every child agrees: the engine generates a different set
                 // of moves here. Asked one ply deep, its count may name
                 // them (0: it generates none).
-                depth = 1;
-                in_parent = None;
-                children_agree = true;
-                continue;
+                (self.depth, self.in_parent, self.children_agree) = (1, None, true);
+                return Ok(None);
             }
-            let finding = name_without_divide(&mut walk, &node, &path, &run, our_total)?;
-            return Ok(walk.found(&node, path, depth, finding));
+            let mut finding = name_without_divide(walk, &self.board, &self.path, &run, our_total)?;
+            finding.divide_sum = divide_sum;
+            return Ok(Some(self.found(walk, finding)));
         };
         step.next = Some(text.clone());
         walk.push(step);
-        node.make(mv);
-        path.push(text);
-        depth -= 1;
-        known = ahead;
-        in_parent = in_divide;
+        self.board.make(mv);
+        self.path.push(text);
+        self.depth -= 1;
+        (self.known, self.in_parent) = (known, in_divide);
+        Ok(None)
     }
+
+    /// The engine's count here agrees with ours, where it did not in the
+    /// question that led here.
+    fn agrees_here(
+        &mut self,
+        walk: &mut Walk,
+        run: &EngineRun,
+        our_total: u128,
+        listed: bool,
+    ) -> Result<Bisection, BisectError> {
+        if self.children_agree {
+            // Its children and its move count agree: its move list differs
+            // in moves that cancel out, or its total is not their sum.
+            let finding = name_without_divide(walk, &self.board, &self.path, run, our_total)?;
+            return Ok(self.found(walk, finding));
+        }
+        let Some(first) = self.in_parent.filter(|&first| first != run.nodes) else {
+            return Err(BisectError::NoDifference { depth: self.depth, nodes: run.nodes });
+        };
+        let kind =
+            if self.path.is_empty() { Contradiction::AskedAgain } else { Contradiction::DivideAndDirect };
+        if self.depth == 1 && !self.path.is_empty() {
+            // One ply deep, its divide one ply up counted this node one way
+            // (a count-only path for the last ply) and asked here it lists
+            // and counts the moves right.
+            let fen = walk.fen(&self.board, &self.path);
+            let mut candidates = candidates(&self.board, &fen, our_total, first, listed);
+            candidates.seen_from_parent = true;
+            if !candidates.moves.is_empty() || !self.parent_answers_again(walk, first)? {
+                return Ok(self.found(walk, Finding { candidates: Some(candidates), ..Finding::default() }));
+            }
+        }
+        let path = self.path.clone();
+        let inconsistent =
+            Inconsistency { kind, path, depth: self.depth, first, then: run.nodes, ours: our_total };
+        Ok(self.found(walk, Finding { inconsistent: Some(inconsistent), ..Finding::default() }))
+    }
+
+    /// Whether the parent's divide, asked again, now gives this node
+    /// another count than `first`: the first answer was a one-off.
+    fn parent_answers_again(&self, walk: &mut Walk, first: u128) -> Result<bool, BisectError> {
+        let Some((last, parent_path)) = self.path.split_last() else { return Ok(false) };
+        let mut parent = self.board.clone();
+        parent.unmake();
+        let again = walk.ask(parent_path, self.depth + 1)?;
+        let count = engine_divide(&parent, self.depth + 1, &again).and_then(|d| d.counts.get(last).copied());
+        Ok(count.is_some_and(|count| count != first))
+    }
+
+    fn found(&self, walk: &mut Walk, finding: Finding) -> Bisection {
+        walk.found(&self.board, self.path.clone(), self.depth, finding)
+    }
+}
+
+/// The sum of an engine's divide, when it printed one (whether or not it
+/// adds up to its total).
+fn divide_sum(run: &EngineRun) -> Option<u128> {
+    run.divide.as_ref()?.iter().try_fold(0u128, |sum, (_, n)| sum.checked_add(*n))
 }
 
 /// At a node one ply deep whose count differs and whose divide there
@@ -425,11 +501,12 @@ fn name_without_divide(
     if let Some(theirs) = &deeper {
         let difference = ListDifference::of(legal.iter(), theirs);
         if difference.any() {
-            return Ok(Finding { list: Some((difference, Some(2))), ..Finding::default() });
+            return Ok(Finding::listed(difference, 2));
         }
     }
     if run.nodes == our_total {
-        // Moves that cancel out, which it does not name.
+        // Moves that cancel out, or a total that is not the sum of its
+        // children's counts: it prints no move list to tell.
         return Ok(Finding::default());
     }
     let fen = walk.fen(node, path);

@@ -35,6 +35,12 @@ fn extra_moves_are_told_why_they_are_illegal() {
         why("8/8/8/K1Pp3r/8/8/8/6k1 w - d6 0 2", "c5d6"),
         (Some(Why::EnPassantExposesKing), vec!["rook on h5".into()])
     );
+    // An en-passant capture that leaves a check unanswered is that, not a
+    // discovered attack.
+    assert_eq!(
+        why("rn4r1/p3p3/kp1nb1pb/8/P2pP2p/RPB4P/N1P3P1/1Q1K1BRN b - e3 0 24", "d4e3").0,
+        Some(Why::CheckIgnored)
+    );
     // Castling out of, through and into check.
 
     assert_eq!(why("4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1").0, Some(Why::CastlesOutOfCheck));

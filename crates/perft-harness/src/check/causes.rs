@@ -35,7 +35,9 @@ pub enum CauseKey {
     Count {
         /// Whether it counts more or fewer.
         fault: Fault,
-        /// The kind of the likeliest candidates, if one fits.
+        /// What the candidates come down to: for a count too high, the
+        /// family of the illegal moves that may explain it; for one too
+        /// low, the kind of legal move whose number fits, if one does.
         likely: Option<String>,
     },
     /// It answered one question two ways.
@@ -79,9 +81,10 @@ impl std::fmt::Display for CauseKey {
                     Fault::Extra => "counts more moves one ply deep than there are",
                     Fault::Missing => "counts fewer moves one ply deep than there are",
                 };
-                match likely {
-                    Some(kind) => write!(f, "{how}: likely {kind}"),
-                    None => f.write_str(how),
+                match (fault, likely) {
+                    (Fault::Extra, Some(family)) => write!(f, "{how}: {family}"),
+                    (Fault::Missing, Some(kind)) => write!(f, "{how}: likely {kind}"),
+                    (_, None) => f.write_str(how),
                 }
             }
             CauseKey::Inconsistent => {
@@ -149,7 +152,11 @@ fn key_of(results: &[CheckResult], index: usize) -> CauseKey {
         return CauseKey::Inconsistent;
     }
     if let Some(candidates) = &bisection.candidates {
-        return CauseKey::Count { fault: candidates.fault, likely: candidates.likely.clone() };
+        let likely = match candidates.fault {
+            Fault::Extra => candidates.family().map(|family| family.to_string()),
+            Fault::Missing => candidates.likely.clone(),
+        };
+        return CauseKey::Count { fault: candidates.fault, likely };
     }
     if !bisection.moves_known {
         // Grouped by the first of its tags in report order (en passant,
@@ -193,6 +200,19 @@ fn illegal_kinds(results: &[CheckResult], indexes: &[usize]) -> Vec<String> {
     Why::BY_LIKELIHOOD.iter().filter(|w| seen.contains(w)).map(ToString::to_string).collect()
 }
 
+/// The likeliest kinds of candidates a cause's bisections named, in words.
+fn likely_kinds(results: &[CheckResult], indexes: &[usize]) -> Vec<String> {
+    let mut kinds: Vec<String> = Vec::new();
+    for likely in
+        indexes.iter().filter_map(|&i| bisection_of(results, i)?.candidates.as_ref()?.likely.clone())
+    {
+        if !kinds.contains(&likely) {
+            kinds.push(likely);
+        }
+    }
+    kinds.iter().map(|kind| format!("likely {kind}")).collect()
+}
+
 /// The wrong counts in `results` (not the engine errors), grouped by cause,
 /// the cause with the most wrong counts first.
 pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
@@ -218,7 +238,10 @@ pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
         cause.positions = places.len();
         cause.example =
             cause.results.iter().copied().min_by_key(|&i| size(&results[i])).unwrap_or(cause.example);
-        let kinds = illegal_kinds(results, &cause.results);
+        let kinds = match &cause.key {
+            CauseKey::Count { fault: Fault::Extra, .. } => likely_kinds(results, &cause.results),
+            _ => illegal_kinds(results, &cause.results),
+        };
         if !kinds.is_empty() {
             cause.description = format!("{} ({})", cause.description, kinds.join(", "));
         }
@@ -271,11 +294,10 @@ mod tests {
             "en passant missing; extra (illegal) moves that leave or put their own king in check; a move \
              listed twice"
         );
-        let count =
-            CauseKey::Count { fault: Fault::Extra, likely: Some("en passant that exposes its king".into()) };
+        let count = CauseKey::Count { fault: Fault::Extra, likely: Some(Family::KingSafety.to_string()) };
         assert_eq!(
             count.to_string(),
-            "counts more moves one ply deep than there are: likely en passant that exposes its king"
+            "counts more moves one ply deep than there are: moves that leave or put their own king in check"
         );
         assert_eq!(
             short_reason("exited (signal: 6) before answering; its last output:\nboom"),

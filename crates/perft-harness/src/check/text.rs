@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use crate::bisect::{Bisection, Candidates, Fault, Inconsistency, NamedMove, Why};
+use crate::bisect::{Bisection, Candidates, Contradiction, Fault, Inconsistency, NamedMove, Why};
 use crate::check::causes::Cause;
 use crate::check::{CheckResult, ExpectedFrom};
 use crate::suite::is_bundled;
@@ -96,9 +96,11 @@ fn describe_candidates(out: &mut dyn Write, candidates: &Candidates) -> std::io:
             "  the engine prints no move list, and counts {counted} moves where there are {legal}"
         )?;
     }
-    let kind = match candidates.fault {
-        Fault::Extra => "pseudo-legal, illegal here",
-        Fault::Missing => "legal, of the kinds most often dropped",
+    let kind = match (candidates.fault, candidates.move_list_agrees) {
+        (Fault::Extra, true) => "pseudo-legal, illegal here",
+        // Without its move list, a legal move counted twice would do too.
+        (Fault::Extra, false) => "pseudo-legal, illegal here, or else a legal move counted twice",
+        (Fault::Missing, _) => "legal, of the kinds most often dropped",
     };
     let likely = candidates.likely.as_deref().map_or(String::new(), |k| format!("; likely {k}"));
     if candidates.moves.is_empty() {
@@ -109,17 +111,38 @@ fn describe_candidates(out: &mut dyn Write, candidates: &Candidates) -> std::io:
 }
 
 fn describe_inconsistency(out: &mut dyn Write, inconsistent: &Inconsistency) -> std::io::Result<()> {
-    match inconsistent.path.split_last() {
+    let Inconsistency { first, then, depth, ours, .. } = inconsistent;
+    match (inconsistent.kind, inconsistent.path.split_last()) {
+        (Contradiction::DivideAndDirect, Some((last, _))) => writeln!(
+            out,
+            "  inconsistent: its divide one ply up gives {last}: {first}, but asked after {last} it counts \
+             {then} at depth {depth} (we count {ours})"
+        ),
+        _ => writeln!(
+            out,
+            "  inconsistent: it counted {first} at depth {depth}, then {then} asked again (we count {ours})"
+        ),
+    }
+}
+
+/// A count that differs where no move differs that the engine names: the
+/// last two steps say what is known.
+fn describe_unnamed(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<()> {
+    let mut steps = bisection.steps.iter().rev();
+    let (Some(last), parent) = (steps.next(), steps.next()) else { return Ok(()) };
+    match parent.filter(|p| last.theirs == last.ours && p.theirs != p.ours) {
+        Some(parent) => writeln!(
+            out,
+            "  each child's count agrees with ours, and so does its count one ply deep ({}), yet it counts {} \
+             at depth {} where its children sum to {}: either its moves here differ in ways that cancel \
+             out one ply deep, or its total is not the sum of its children's counts (it prints no move \
+             list to tell)",
+            last.ours, parent.theirs, parent.depth, parent.ours
+        ),
         None => writeln!(
             out,
-            "  inconsistent: it counted {} at depth {}, then {} asked again (we count {})",
-            inconsistent.first, inconsistent.depth, inconsistent.then, inconsistent.ours
-        ),
-        Some((last, _)) => writeln!(
-            out,
-            "  inconsistent: its divide one ply up gives {last}: {}, but asked after {last} it counts {} at \
-             depth {} (we count {})",
-            inconsistent.first, inconsistent.then, inconsistent.depth, inconsistent.ours
+            "  the engine counts {} where we count {} (it prints no move list to name the moves)",
+            last.theirs, last.ours
         ),
     }
 }
@@ -142,11 +165,14 @@ pub fn describe(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<(
         describe_candidates(out, candidates)?;
     } else if bisection.moves_known {
         describe_moves(out, bisection)?;
-    } else if let Some(last) = bisection.steps.last() {
+    } else {
+        describe_unnamed(out, bisection)?;
+    }
+    if let (Some(sum), Some(last)) = (bisection.divide_sum, bisection.steps.last()) {
         writeln!(
             out,
-            "  the engine counts {} where we count {} (it names no moves: its moves that differ cancel out)",
-            last.theirs, last.ours
+            "  note: its divide there sums to {sum}, not to its total {}, so its move list was not read from it",
+            last.theirs
         )?;
     }
     let tags: Vec<String> = bisection.tags.iter().map(ToString::to_string).collect();
