@@ -6,9 +6,10 @@
 //! captured piece onto a growable stack; [`Board::unmake`] pops it and puts
 //! the pieces back, so nothing incremental is recomputed on the way back.
 
-mod castling;
+pub(crate) mod castling;
 mod fen;
 mod make;
+mod setup;
 mod status;
 mod validate;
 pub mod zobrist;

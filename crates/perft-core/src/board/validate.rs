@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::fen::{CastlingMode, CastlingToken, FenOptions, Setup};
+use super::setup::{CastlingMode, CastlingToken, FenOptions, Setup};
 use super::{zobrist, Board, CastlingConfig, State};
 use crate::attacks::aligned;
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, File, Piece, PieceKind, Rank, Square};

@@ -1,7 +1,6 @@
 //! `MoveSet`: the public, set-wise view of legal moves.
 
-use super::{generate, PawnMoves, Sink};
-use crate::board::Board;
+use super::{generate, PawnMoves, Position, Sink};
 use crate::types::{Bitboard, Move, MoveKind, PieceKind, Rank, Square};
 
 /// Legal moves of one piece from one square, as a set of target squares.
@@ -105,7 +104,7 @@ impl<F: FnMut(MoveSet)> Sink for Collector<F> {
     }
 }
 
-pub(super) fn for_each(board: &Board, f: impl FnMut(MoveSet)) {
+pub(super) fn for_each<P: Position>(board: &P, f: impl FnMut(MoveSet)) {
     let mut collector = Collector {
         f,
         pawn_targets: [Bitboard::EMPTY; 64],
