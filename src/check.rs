@@ -4,7 +4,7 @@
 
 pub use perft_harness::check::*;
 
-use crate::report::{CheckSummary, SuiteError};
+use crate::report::{CheckSummary, SkipReason, SkippedCheck, SuiteError};
 use crate::suite::SuitePlan;
 
 /// The totals of `outcome` against `plan`, and every error to report: the
@@ -34,4 +34,25 @@ pub fn summarize(
         seconds,
     };
     (summary, errors)
+}
+
+/// Every count of `plan` not asked in `outcome`, and why: skipped by the
+/// options, unsupported by the engine, or not run (the run stopped first).
+pub fn skipped_checks(outcome: &CheckOutcome, plan: &SuitePlan) -> Vec<SkippedCheck> {
+    let ran: std::collections::HashSet<(&str, usize, u32)> =
+        outcome.results.iter().map(|r| (r.file.as_str(), r.line, r.depth)).collect();
+    let unsupported = outcome.unsupported_reason.clone().unwrap_or_default();
+    let mut skipped = plan.skipped_checks().to_vec();
+    for (index, check) in plan.planned().iter().enumerate() {
+        if ran.contains(&(check.file.as_str(), check.line, check.depth)) {
+            continue;
+        }
+        let reason = if outcome.unsupported_checks.binary_search(&index).is_ok() {
+            SkipReason::Unsupported(unsupported.clone())
+        } else {
+            SkipReason::NotRun
+        };
+        skipped.push(SkippedCheck { file: check.file.clone(), line: check.line, depth: check.depth, reason });
+    }
+    skipped
 }

@@ -474,3 +474,45 @@ fn absurd_depths_are_refused_or_estimated() {
     let exact = perft::counting::estimate_nodes(&board, 3).nodes;
     assert_eq!(exact, 8902.0);
 }
+
+#[cfg(unix)]
+#[test]
+fn sigterm_at_depth_resumes_exact_and_progress_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("d7.journal");
+    let progress = dir.path().join("progress.json");
+    let report = dir.path().join("run.json");
+    let progress_arg = progress.to_str().unwrap();
+    let args = ["run", "7", "-t", "2", "--progress-json", progress_arg];
+    let child = start_journaled(&args, &journal, 40);
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(143), "{}", String::from_utf8_lossy(&output.stdout));
+    let stopped: Value = serde_json::from_str(&std::fs::read_to_string(&progress).unwrap()).unwrap();
+    assert_eq!(stopped["kind"], "progress");
+    assert_eq!(stopped["done"], true);
+    let done_before = stopped["subtrees_done"].as_u64().unwrap();
+    assert!(done_before >= 40 && done_before < stopped["subtrees"].as_u64().unwrap(), "{stopped}");
+
+    let output = bin().args(args).arg("--resume").arg(&journal).arg("--json").arg(&report).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("Nodes searched: 3195901860"), "{stdout}");
+    let (resumed, total) = resumed_subtrees(&stdout);
+    // At most the subtrees in flight (one per thread) are lost to the stop.
+    assert!(
+        resumed as u64 >= done_before && resumed as u64 <= done_before + 2,
+        "{resumed} resumed, {done_before} seen done"
+    );
+    let run: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(run["progress"]["subtrees"], total);
+    assert_eq!(run["progress"]["resumed"], resumed);
+    assert_eq!(run["progress"]["last"]["nodes_done"], 3195901860u64);
+    assert_eq!(run["progress"]["last"]["fraction_done"], 1.0);
+    let finished: Value = serde_json::from_str(&std::fs::read_to_string(&progress).unwrap()).unwrap();
+    assert_eq!(
+        (finished["done"].clone(), finished["subtrees_done"].clone()),
+        (Value::from(true), Value::from(total))
+    );
+}

@@ -524,7 +524,10 @@ fn a_command_engine_that_exits_without_output_is_given_up() {
         let stdout = text(&output.stdout);
         assert_eq!(output.status.code(), Some(2), "{stdout}");
         assert_eq!(stdout.matches("is dead, not asked again").count(), 1, "{stdout}");
-        assert!(stdout.contains("5 checks: 0 passed, 0 failed, 5 errors, 0 skipped; 1 error besides"), "{stdout}");
+        assert!(
+            stdout.contains("5 checks: 0 passed, 0 failed, 5 errors, 0 skipped; 1 error besides"),
+            "{stdout}"
+        );
     }
 }
 

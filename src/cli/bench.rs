@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::bench::{bench_positions, bench_set_version, run_bench, BenchPosition};
 use perft::counting::{with_threads, Mode};
-use perft::report::{BenchReport, BenchTotal, ReportHeader};
+use perft::report::{BenchEntry, BenchReport, BenchTotal, ReportHeader};
 use perft::suite::parse_suite;
 
 use super::args::BenchArgs;
@@ -61,6 +61,39 @@ fn spread(spread: &perft::report::Spread) -> String {
     }
 }
 
+/// The timings per position, and the total.
+fn bench_table(entries: &[BenchEntry], total: &BenchTotal) -> Table {
+    let mut table = Table::new();
+    table.load_style(UTF8_FULL_CONDENSED);
+    table.set_header(["position", "depth", "nodes", "runs", "min s", "median s", "max s", "± 95%", "Mnps"]);
+    let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
+    for e in entries {
+        table.add_row([
+            Cell::new(&e.id),
+            right(e.depth.to_string()),
+            right(e.nodes.to_string()),
+            right(runs(&e.runs)),
+            right(format!("{:.4}", e.seconds.min)),
+            right(format!("{:.4}", e.seconds.median)),
+            right(format!("{:.4}", e.seconds.max)),
+            right(spread(&e.spread)),
+            right(format!("{:.1}", e.nodes_per_second / 1e6)),
+        ]);
+    }
+    table.add_row([
+        Cell::new("total"),
+        Cell::new(""),
+        right(total.nodes.to_string()),
+        Cell::new(""),
+        right(format!("{:.4}", total.seconds.min)),
+        right(format!("{:.4}", total.seconds.median)),
+        right(format!("{:.4}", total.seconds.max)),
+        right(spread(&total.spread)),
+        right(format!("{:.1}", total.nodes_per_second / 1e6)),
+    ]);
+    table
+}
+
 pub fn bench(args: BenchArgs) -> Result<u8> {
     output::threads(Some(args.threads))?;
     if args.repeat == 0 {
@@ -96,37 +129,8 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
     }
 
     let total = BenchTotal::of(&entries);
-
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
-    let mut table = Table::new();
-    table.load_style(UTF8_FULL_CONDENSED);
-    table.set_header(["position", "depth", "nodes", "runs", "min s", "median s", "max s", "± 95%", "Mnps"]);
-    let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
-    for e in &entries {
-        table.add_row([
-            Cell::new(&e.id),
-            right(e.depth.to_string()),
-            right(e.nodes.to_string()),
-            right(runs(&e.runs)),
-            right(format!("{:.4}", e.seconds.min)),
-            right(format!("{:.4}", e.seconds.median)),
-            right(format!("{:.4}", e.seconds.max)),
-            right(spread(&e.spread)),
-            right(format!("{:.1}", e.nodes_per_second / 1e6)),
-        ]);
-    }
-    table.add_row([
-        Cell::new("total"),
-        Cell::new(""),
-        right(total.nodes.to_string()),
-        Cell::new(""),
-        right(format!("{:.4}", total.seconds.min)),
-        right(format!("{:.4}", total.seconds.median)),
-        right(format!("{:.4}", total.seconds.max)),
-        right(spread(&total.spread)),
-        right(format!("{:.1}", total.nodes_per_second / 1e6)),
-    ]);
-    writeln!(out, "{table}")?;
+    writeln!(out, "{}", bench_table(&entries, &total))?;
     writeln!(
         out,
         "bench set {set_name} ({version}), {} counting, hash off, {} thread{}, {} samples of at least {} s \

@@ -7,9 +7,10 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use perft::bisect::{bisect, BisectError, BisectStep, Target};
 use perft::check::causes::group_by_cause;
-use perft::check::{run_check, summarize, CheckEvent, CheckOptions, CheckOutcome};
+use perft::check::{run_check, skipped_checks, summarize, CheckEvent, CheckOptions, CheckOutcome};
 use perft::counting::{with_threads, Mode};
 use perft::engine::{Engine, EngineOptions, EnginePosition, EngineSpec};
+use perft::report::ci::from_check;
 use perft::report::{CheckReport, CheckedEngine, ReportHeader, SuiteSettings};
 use perft::suite::{SuiteOptions, SuitePlan};
 
@@ -17,6 +18,7 @@ use super::args::{CheckArgs, DebugArgs};
 use super::check_output::{
     chess960_hint, describe, print_causes, print_engine_errors, print_failures, print_summary, reproduce,
 };
+use super::ci_output::CiTarget;
 use super::engines::{parse_engine, probing, resolve};
 use super::output::{self, ReportTarget};
 use super::suite::suite_files;
@@ -37,6 +39,7 @@ struct CheckPlan {
     plan: SuitePlan,
     engine_options: EngineOptions,
     target: Option<ReportTarget>,
+    ci: CiTarget,
     out: Box<dyn Write>,
 }
 
@@ -59,8 +62,9 @@ fn plan_check(args: &mut CheckArgs) -> Result<CheckPlan> {
     }
     let (name, spec) = parse_engine(&args.engine, &args.patterns)?;
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "check", false)?;
+    let ci = CiTarget::resolve(&args.ci, ReportTarget::is_stdout(&target), &args.files)?;
     let engine_options = output::engine_options(None, args.handshake_timeout, args.timeout)?;
-    let mut out = output::human_output(ReportTarget::is_stdout(&target));
+    let mut out = output::human_output(ReportTarget::is_stdout(&target) || ci.takes_stdout());
     for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
         writeln!(out, "{note}")?;
     }
@@ -88,7 +92,7 @@ fn plan_check(args: &mut CheckArgs) -> Result<CheckPlan> {
         )?;
     }
     let pinned = format!("{name}={spec}");
-    Ok(CheckPlan { name, spec, pinned, timeout, options, plan, engine_options, target, out })
+    Ok(CheckPlan { name, spec, pinned, timeout, options, plan, engine_options, target, ci, out })
 }
 
 /// Every planned check asked of the engine, with a progress bar; errors
@@ -158,17 +162,21 @@ fn report_check(
     // A run that read no suite line at all (a missing or empty file)
     // leaves no report file; one with lines to report does.
     let counted = summary.checks > 0 || errors.iter().any(|e| e.line > 0);
+    let skipped = skipped_checks(&outcome, plan);
+    let report = CheckReport {
+        header: ReportHeader::of::<CheckReport>(),
+        engine: CheckedEngine { name: name.clone(), spec: spec.to_string() },
+        settings: SuiteSettings::from(&planned.options),
+        results: outcome.results,
+        errors,
+        causes,
+        summary,
+        interrupted: outcome.interrupted,
+    };
+    if planned.ci.wanted() {
+        planned.ci.emit(&from_check(&report, &skipped, args.files.is_empty()), out)?;
+    }
     if let Some(target) = planned.target.take() {
-        let report = CheckReport {
-            header: ReportHeader::of::<CheckReport>(),
-            engine: CheckedEngine { name: name.clone(), spec: spec.to_string() },
-            settings: SuiteSettings::from(&planned.options),
-            results: outcome.results,
-            errors,
-            causes,
-            summary,
-            interrupted: outcome.interrupted,
-        };
         let why_not =
             if report.interrupted { "interrupted before the first count" } else { "no suite line was read" };
         target.write_if_counted(counted, why_not, &report, out)?;

@@ -133,6 +133,39 @@ fn compare_report(
     }
 }
 
+/// Every engine on every position, `repeat` rounds, with a progress bar;
+/// start-up times and errors said as they come.
+fn race(
+    entrants: &mut [Entrant],
+    positions: &[BenchPosition],
+    repeat: usize,
+    timeout: std::time::Duration,
+) -> (Vec<CompareEngine>, Vec<CompareResult>) {
+    let bar = output::progress_bar(
+        (entrants.len() * positions.len() * repeat) as u64,
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs {msg}",
+        true,
+    );
+    let raced = run_compare(entrants, positions, repeat, timeout, Some(&INTERRUPTED), &|event| match event {
+        CompareEvent::Startup { engine, result } => match result {
+            Ok(seconds) => bar
+                .println(format!("{engine}: start-up {:.1} ms (subtracted from its timings)", seconds * 1e3)),
+            Err(error) => bar.println(format!("ERROR {engine} failed to start: {error}")),
+        },
+        CompareEvent::Run { round, engine, position, result } => {
+            bar.inc(1);
+            match result {
+                Ok(seconds) => {
+                    bar.set_message(format!("round {} {engine} {position} {seconds:.3} s", round + 1))
+                }
+                Err(error) => bar.println(format!("ERROR {engine} round {}: {error}", round + 1)),
+            }
+        }
+    });
+    bar.finish_and_clear();
+    raced
+}
+
 pub fn compare(args: CompareArgs) -> Result<u8> {
     output::threads(Some(args.threads))?;
     if args.repeat == 0 {
@@ -171,38 +204,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     if skipped_chess960 > 0 {
         writeln!(out, "note: {skipped_chess960} Chess960 positions skipped (--skip-chess960)")?;
     }
-    let bar = output::progress_bar(
-        (entrants.len() * positions.len() * args.repeat) as u64,
-        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs {msg}",
-        true,
-    );
-    let (engines, results) = run_compare(
-        &mut entrants,
-        &positions,
-        args.repeat,
-        timeout,
-        Some(&INTERRUPTED),
-        &|event| match event {
-            CompareEvent::Startup { engine, result } => match result {
-                Ok(seconds) => bar.println(format!(
-                    "{engine}: start-up {:.1} ms (subtracted from its timings)",
-                    seconds * 1e3
-                )),
-                Err(error) => bar.println(format!("ERROR {engine} failed to start: {error}")),
-            },
-            CompareEvent::Run { round, engine, position, result } => {
-                bar.inc(1);
-                match result {
-                    Ok(seconds) => {
-                        bar.set_message(format!("round {} {engine} {position} {seconds:.3} s", round + 1))
-                    }
-                    Err(error) => bar.println(format!("ERROR {engine} round {}: {error}", round + 1)),
-                }
-            }
-        },
-    );
-    bar.finish_and_clear();
-    drop(bar);
+    let (engines, results) = race(&mut entrants, &positions, args.repeat, timeout);
     let interrupted = interrupted();
     if interrupted {
         writeln!(out, "interrupted: the table holds the runs that finished")?;

@@ -6,10 +6,12 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+use perft::report::ci::from_diff;
 use perft::report::diff::{diff_reports, DiffError, Side};
 use perft::report::AnyReport;
 
 use super::args::DiffArgs;
+use super::ci_output::CiTarget;
 use super::{EXIT_MISMATCH, EXIT_OK};
 
 fn read(path: &Path) -> Result<AnyReport> {
@@ -20,6 +22,7 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
     if !(args.threshold >= 0.0 && args.threshold.is_finite()) {
         bail!("--threshold must be a non-negative percentage");
     }
+    let ci = CiTarget::resolve(&args.ci, false, &[args.old.clone(), args.new.clone()])?;
     let old = read(&args.old)?;
     let new = read(&args.new)?;
     let outcome = diff_reports(&old, &new, args.threshold, args.force).map_err(|e| match &e {
@@ -29,7 +32,7 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
         }
         _ => e.into(),
     })?;
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::human_output(ci.takes_stdout());
     for warning in &outcome.warnings {
         writeln!(out, "warning: {warning}")?;
     }
@@ -64,5 +67,10 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
         if regressions == 1 { "" } else { "s" },
         args.threshold
     )?;
+    if ci.wanted() {
+        let (old_name, new_name) = (args.old.display().to_string(), args.new.display().to_string());
+        ci.emit(&from_diff(&outcome, &old_name, &new_name, perft::report::timestamp()), &mut out)?;
+    }
+    out.flush()?;
     Ok(if counts_changed > 0 || regressions > 0 { EXIT_MISMATCH } else { EXIT_OK })
 }

@@ -4,6 +4,7 @@ mod args;
 mod bench;
 mod check;
 mod check_output;
+mod ci_output;
 mod compare;
 mod diff;
 #[cfg(test)]
@@ -15,6 +16,7 @@ mod output;
 mod perftree;
 mod report;
 mod run;
+mod run_progress;
 mod split;
 mod status;
 mod suite;

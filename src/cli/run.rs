@@ -9,42 +9,84 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
 use perft::counting::journal::{count_journaled, plan_tasks, Divide, Journal, JournalHeader};
-use perft::counting::{divide_with_progress, perft_stats, with_threads, CountOptions, KeySet, Mode};
+use perft::counting::progress::weigh_tasks;
+use perft::counting::{
+    divide_with_progress, perft_stats, with_threads, CountOptions, KeySet, Mode, PerftTable,
+};
 use perft::memory::{self, HashSize, TableSize};
-use perft::report::{nodes_per_second, DivideEntry, HashInfo, ReportHeader, RunMode, RunReport};
+use perft::report::{nodes_per_second, DivideEntry, HashInfo, ReportHeader, RunMode, RunProgress, RunReport};
 
 use super::args::RunArgs;
 use super::output::{self, ReportTarget};
+use super::run_progress::LiveProgress;
 use super::{interrupted_status, EXIT_OK, INTERRUPTED};
 
-/// Counts through a journal: the tree split into subtrees, each finished
-/// one recorded, those already in the journal skipped. Returns the divide
-/// and the nodes taken from the journal.
-fn count_with_journal(
+/// Counts of this depth or more are followed subtree by subtree, with an
+/// ETA (shallower ones take seconds).
+const SUBTREE_PROGRESS_DEPTH: u32 = 8;
+
+/// What a count gave: the divide (a root move cut short by a stop has
+/// `None`), the nodes taken from a journal, and how it progressed when
+/// followed subtree by subtree.
+struct Counted {
+    divide: Divide,
+    resumed: u128,
+    progress: Option<RunProgress>,
+}
+
+/// Counts subtree by subtree: the tree split into subtrees, each weighed
+/// for the ETA, each finished one shown and (with a journal) recorded,
+/// those already in the journal skipped.
+fn count_by_subtrees(
     board: &Board,
     depth: u32,
     search: &CountOptions,
     args: &RunArgs,
     out: &mut dyn Write,
     threads: usize,
-) -> Result<(Divide, u128)> {
+) -> Result<Counted> {
     let (split, tasks) = plan_tasks(board, depth);
     let header = JournalHeader { fen: board.fen(), depth, mode: search.mode, split, tasks: tasks.len() };
     let (journal, done) = match (&args.checkpoint, &args.resume) {
-        (Some(path), _) => (Journal::create(path, &header)?, Default::default()),
+        (Some(path), _) => (Some(Journal::create(path, &header)?), Default::default()),
         (None, Some(path)) => {
             let resumed = Journal::resume(path, &header, &tasks, board)?;
             for note in &resumed.notes {
                 writeln!(out, "note: {note}")?;
             }
             writeln!(out, "resuming: {} of {} subtrees already done", resumed.done.len(), tasks.len())?;
-            (resumed.journal, resumed.done)
+            (Some(resumed.journal), resumed.done)
         }
-        (None, None) => unreachable!("only called with a journal"),
+        (None, None) => (None, Default::default()),
     };
-    let divide = with_threads(threads, || count_journaled(board, depth, search, &tasks, &journal, &done))?
-        .context("cannot write the journal; stopped")?;
-    Ok((divide, done.values().sum()))
+    let weights = with_threads(threads, || weigh_tasks(board, depth, &tasks))?;
+    let live =
+        LiveProgress::new(weights, !args.quiet, args.progress_json.clone(), board.fen(), depth, threads);
+    live.resumed(&done);
+    let divide = with_threads(threads, || {
+        count_journaled(board, depth, search, &tasks, journal.as_ref(), &done, &|i, n| live.finished(i, n))
+    })?
+    .context("cannot write the journal; stopped")?;
+    let progress = live.finish().context("cannot write the --progress-json file")?;
+    Ok(Counted { divide, resumed: done.values().sum(), progress: Some(progress) })
+}
+
+/// Counts root move by root move, with a bar of root moves done.
+fn count_by_root_moves(
+    board: &Board,
+    depth: u32,
+    search: &CountOptions,
+    args: &RunArgs,
+    threads: usize,
+) -> Result<Counted> {
+    let bar = output::progress_bar(
+        board.legal_moves().len() as u64,
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} root moves",
+        !args.quiet && depth >= 6,
+    );
+    let divide = with_threads(threads, || divide_with_progress(board, depth, search, &|_, _| bar.inc(1)))?;
+    bar.finish_and_clear();
+    Ok(Counted { divide, resumed: 0, progress: None })
 }
 
 /// What finished before a signal, and how to go on.
@@ -107,7 +149,41 @@ fn verify_hash(
     })
 }
 
+/// A run, planned: the position, where its output and report go, and the
+/// table it counts with.
+struct RunPlan {
+    threads: usize,
+    board: Board,
+    mode: Mode,
+    target: Option<ReportTarget>,
+    out: Box<dyn Write>,
+    /// The hash table's size, if one pays or was asked for.
+    choice: Option<TableSize>,
+    /// Count again with the second key set.
+    verifying: bool,
+}
+
 pub fn run(args: RunArgs) -> Result<u8> {
+    let mut plan = plan_run(&args)?;
+    if args.stats {
+        return run_stats(&args, &plan.board, plan.threads, plan.target.take(), plan.out.as_mut());
+    }
+    choose_run_table(&args, &mut plan)?;
+    // The table's set-up is not part of the count's time (the report has
+    // it apart).
+    let table =
+        plan.choice.as_ref().map(|c| output::make_table(c, KeySet::Primary, plan.threads)).transpose()?;
+    let start = Instant::now();
+    let counted = count_run(&args, &mut plan, table.as_ref())?;
+    let seconds = start.elapsed().as_secs_f64();
+    let hash = table.as_ref().zip(plan.choice.as_ref()).map(|(table, c)| HashInfo::of(table, c));
+    drop(table);
+    report_run(&args, plan, counted, seconds, hash)
+}
+
+/// Arguments read: threads, position, report target (never over a journal
+/// the run reads), counting mode.
+fn plan_run(args: &RunArgs) -> Result<RunPlan> {
     let threads = output::threads(args.threads)?;
     let board = output::position(&args.position)?;
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "run", false)?;
@@ -115,62 +191,72 @@ pub fn run(args: RunArgs) -> Result<u8> {
     let inputs: Vec<(&Path, &str)> =
         journals.iter().filter_map(|(path, what)| path.as_deref().map(|p| (p, *what))).collect();
     ReportTarget::refuse_over(&target, &inputs)?;
-    let mode = if args.full { Mode::Full } else { Mode::Bulk };
-    let depth = args.depth;
-    let journaled = args.checkpoint.is_some() || args.resume.is_some();
-    if journaled && depth < 2 {
+    if (args.checkpoint.is_some() || args.resume.is_some()) && args.depth < 2 {
         bail!("--checkpoint and --resume need a depth of at least 2");
     }
-    let mut out = output::human_output(ReportTarget::is_stdout(&target));
-    if args.stats {
-        return run_stats(&args, &board, threads, target, &mut out);
-    }
-    // `auto` unless asked otherwise, where a table pays (--full makes every
-    // leaf, so a table pays there too).
-    let useful = || memory::useful_table_bytes(&board, depth);
+    let mode = if args.full { Mode::Full } else { Mode::Bulk };
+    let out = output::human_output(ReportTarget::is_stdout(&target));
+    Ok(RunPlan { threads, board, mode, target, out, choice: None, verifying: false })
+}
+
+/// The table: `auto` unless asked otherwise, where a table pays (--full
+/// makes every leaf, so a table pays there too); and whether it is
+/// verified (with `auto`, a count too small for a table has nothing to
+/// verify).
+fn choose_run_table(args: &RunArgs, plan: &mut RunPlan) -> Result<()> {
+    let (depth, board) = (args.depth, &plan.board);
+    let useful = || memory::useful_table_bytes(board, depth);
     let choice = output::choose_table(args.hash, true, useful, &format!("depth {depth}"), 1.0)?;
     if args.hash == Some(HashSize::Auto) && choice.is_none() {
-        writeln!(out, "note: no hash table: perft({depth}) here is too small for one to pay")?;
+        writeln!(plan.out, "note: no hash table: perft({depth}) here is too small for one to pay")?;
     }
-    // With auto, a count too small for a table has nothing to verify.
-    let verifying = args.verify_hash && choice.is_some();
+    plan.verifying = args.verify_hash && choice.is_some();
     if args.verify_hash && choice.is_none() {
         if args.hash.is_some_and(|size| size != HashSize::Auto) {
             bail!("--verify-hash needs a hash table (--hash MB or auto)");
         }
         writeln!(
-            out,
+            plan.out,
             "note: --verify-hash: perft({depth}) here is too small for a hash table, so there is nothing to \
              verify; the count is exact"
         )?;
     }
-    output::warn_if_absurd(&board, depth, threads, choice.is_some());
+    output::warn_if_absurd(board, depth, plan.threads, choice.is_some());
+    plan.choice = choice;
+    Ok(())
+}
 
-    let root_moves = board.legal_moves().len() as u64;
-    let bar = output::progress_bar(
-        root_moves,
-        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} root moves",
-        !args.quiet && depth >= 6 && !journaled,
-    );
-    let table = choice.as_ref().map(|c| output::make_table(c, KeySet::Primary, threads)).transpose()?;
-    let start = Instant::now();
-    let (divide, resumed) = if depth == 0 {
-        (Vec::new(), 0)
+/// The count itself: subtree by subtree (deep, journaled, or followed by a
+/// progress file), or root move by root move.
+fn count_run(args: &RunArgs, plan: &mut RunPlan, table: Option<&PerftTable>) -> Result<Counted> {
+    let depth = args.depth;
+    if depth == 0 {
+        return Ok(Counted { divide: Vec::new(), resumed: 0, progress: None });
+    }
+    let search = CountOptions { table, stop: Some(&INTERRUPTED), ..CountOptions::new(plan.mode) };
+    let journaled = args.checkpoint.is_some() || args.resume.is_some();
+    if journaled || depth >= SUBTREE_PROGRESS_DEPTH || args.progress_json.is_some() {
+        count_by_subtrees(&plan.board, depth, &search, args, plan.out.as_mut(), plan.threads)
     } else {
-        let search =
-            CountOptions { table: table.as_ref(), stop: Some(&INTERRUPTED), ..CountOptions::new(mode) };
-        if journaled {
-            count_with_journal(&board, depth, &search, &args, &mut out, threads)?
-        } else {
-            (with_threads(threads, || divide_with_progress(&board, depth, &search, &|_, _| bar.inc(1)))?, 0)
-        }
-    };
-    let seconds = start.elapsed().as_secs_f64();
-    bar.finish_and_clear();
+        count_by_root_moves(&plan.board, depth, &search, args, plan.threads)
+    }
+}
+
+/// What a finished (or stopped) count prints and reports; a hashed count
+/// is verified first when asked.
+fn report_run(
+    args: &RunArgs,
+    mut plan: RunPlan,
+    counted: Counted,
+    seconds: f64,
+    mut hash: Option<HashInfo>,
+) -> Result<u8> {
+    let (depth, threads, mode) = (args.depth, plan.threads, plan.mode);
+    let Counted { divide, resumed, progress } = counted;
+    let board = &plan.board;
+    let out = plan.out.as_mut();
     let finished = divide.iter().all(|(_, n)| n.is_some());
     let nodes: u128 = if depth == 0 { 1 } else { divide.iter().filter_map(|&(_, n)| n).sum() };
-    let mut hash = table.as_ref().zip(choice.as_ref()).map(|(table, c)| HashInfo::of(table, c));
-    drop(table);
     let report = |nodes: u128, hash: Option<HashInfo>, interrupted: bool| RunReport {
         nodes_per_second: nodes_per_second(nodes - resumed.min(nodes), seconds),
         divide: divide
@@ -179,64 +265,99 @@ pub fn run(args: RunArgs) -> Result<u8> {
             .collect(),
         hash,
         interrupted,
-        ..report_of(&args, &board, mode.into(), threads, nodes, seconds)
+        progress: progress.clone(),
+        ..report_of(args, board, mode.into(), threads, nodes, seconds)
     };
-
-    if !finished {
-        print_interrupted(&mut out, &board, &divide, nodes, seconds, &args)?;
-        if let Some(target) = &target {
-            target.write(&report(nodes, hash, true), &mut out)?;
+    let stopped = if !finished {
+        print_interrupted(out, board, &divide, nodes, seconds, args)?;
+        true
+    } else if plan.verifying {
+        let choice = plan.choice.as_ref().expect("--verify-hash has a table");
+        !verify_run(board, depth, mode, choice, threads, &divide, nodes, &mut hash, out)?
+    } else {
+        false
+    };
+    if stopped {
+        if let Some(target) = &plan.target {
+            target.write(&report(nodes, hash, true), out)?;
         }
         out.flush()?;
         return Ok(interrupted_status());
     }
-
-    if verifying {
-        let choice = choice.as_ref().expect("--verify-hash has a table");
-        let verification = verify_hash(&board, depth, mode, choice, threads, &divide)?;
-        if let Verification::Interrupted = verification {
-            writeln!(
-                out,
-                "interrupted during --verify-hash; the first run's total was {nodes} (not verified)"
-            )?;
-            if let Some(target) = &target {
-                target.write(&report(nodes, hash, true), &mut out)?;
-            }
-            return Ok(interrupted_status());
-        }
-        if let Some(hash) = hash.as_mut() {
-            hash.verified = Some(matches!(verification, Verification::Agrees));
-        }
-        if let Verification::Differs(other) = verification {
-            bail!(
-                "--verify-hash: the second key set gives {other} nodes, the first {nodes}: a hash collision \
-                 corrupted one of the runs; rerun without --hash for the exact count"
-            );
-        }
+    print_total(out, args, board, &divide, nodes, resumed, seconds, threads, mode, hash.as_ref())?;
+    if let Some(target) = plan.target.take() {
+        let mut sink = std::io::sink();
+        target.write(&report(nodes, hash, false), if args.quiet { &mut sink } else { out })?;
     }
+    Ok(EXIT_OK)
+}
 
+/// Counts again with the second key set (`--verify-hash`) and records the
+/// verdict in `hash`; false when a stop cut it short (said on `out`).
+///
+/// # Errors
+/// When the two counts differ: a hash collision corrupted one of them.
+#[allow(clippy::too_many_arguments)]
+fn verify_run(
+    board: &Board,
+    depth: u32,
+    mode: Mode,
+    choice: &TableSize,
+    threads: usize,
+    divide: &Divide,
+    nodes: u128,
+    hash: &mut Option<HashInfo>,
+    out: &mut dyn Write,
+) -> Result<bool> {
+    let verification = verify_hash(board, depth, mode, choice, threads, divide)?;
+    if let Verification::Interrupted = verification {
+        writeln!(out, "interrupted during --verify-hash; the first run's total was {nodes} (not verified)")?;
+        return Ok(false);
+    }
+    if let Some(hash) = hash.as_mut() {
+        hash.verified = Some(matches!(verification, Verification::Agrees));
+    }
+    if let Verification::Differs(other) = verification {
+        bail!(
+            "--verify-hash: the second key set gives {other} nodes, the first {nodes}: a hash collision \
+             corrupted one of the runs; rerun without --hash for the exact count"
+        );
+    }
+    Ok(true)
+}
+
+/// The total (`--quiet`), or the divide, the total and the time.
+#[allow(clippy::too_many_arguments)]
+fn print_total(
+    out: &mut dyn Write,
+    args: &RunArgs,
+    board: &Board,
+    divide: &Divide,
+    nodes: u128,
+    resumed: u128,
+    seconds: f64,
+    threads: usize,
+    mode: Mode,
+    hash: Option<&HashInfo>,
+) -> Result<()> {
     if args.quiet {
         writeln!(out, "{nodes}")?;
     } else {
-        output::print_divide(&mut out, divide.iter().map(|&(mv, n)| (board.uci(mv), n.unwrap_or(0))), nodes)?;
-        let hash_text = hash.as_ref().map_or(String::new(), |h| format!(", {h}"));
+        output::print_divide(out, divide.iter().map(|&(mv, n)| (board.uci(mv), n.unwrap_or(0))), nodes)?;
+        let hash_text = hash.map_or(String::new(), |h| format!(", {h}"));
         let resumed_text =
             if resumed > 0 { format!(", {resumed} nodes taken from the journal") } else { String::new() };
         writeln!(
             out,
-            "Time {seconds:.3} s, {:.1} Mnps ({} counting, {threads} thread{}, depth {depth}{hash_text}{resumed_text})",
+            "Time {seconds:.3} s, {:.1} Mnps ({} counting, {threads} thread{}, depth {}{hash_text}{resumed_text})",
             output::mnps(nodes - resumed, seconds),
             mode.name(),
             if threads == 1 { "" } else { "s" },
+            args.depth,
         )?;
     }
     out.flush()?;
-
-    if let Some(target) = target {
-        let mut sink = std::io::sink();
-        target.write(&report(nodes, hash, false), if args.quiet { &mut sink } else { &mut out })?;
-    }
-    Ok(EXIT_OK)
+    Ok(())
 }
 
 /// `perft run --stats`: the extended statistics table.
@@ -346,5 +467,6 @@ fn report_of(
         hash: None,
         stats: Vec::new(),
         interrupted: false,
+        progress: None,
     }
 }

@@ -6,12 +6,14 @@ use std::time::Instant;
 
 use anyhow::Result;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-use perft::counting::{with_threads, KeySet, Mode};
+use perft::counting::{with_threads, KeySet, Mode, PerftTable};
 use perft::memory;
+use perft::report::ci::from_suite;
 use perft::report::{HashInfo, ReportHeader, SuiteReport, SuiteResult, SuiteSettings};
 use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOutcome, SuitePlan};
 
 use super::args::SuiteArgs;
+use super::ci_output::CiTarget;
 use super::output::{self, ReportTarget};
 use super::{exit_status, INTERRUPTED};
 
@@ -108,18 +110,61 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
         args.files.insert(0, file);
     }
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "suite", false)?;
-    let files = suite_files(&args.files);
+    let ci = CiTarget::resolve(&args.ci, ReportTarget::is_stdout(&target), &args.files)?;
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
     let options = args.selection.options(mode, None);
-    let plan = SuitePlan::new(files, options);
+    let plan = SuitePlan::new(suite_files(&args.files), options);
     // A failing check is recounted with a second table a quarter the size.
     let useful = || memory::useful_bytes_for_nodes(plan.expected_nodes() as f64);
     let choice = output::choose_table(args.hash, false, useful, "this suite", 1.25)?;
     let hash_table = choice.as_ref().map(|c| output::make_table(c, KeySet::Primary, threads)).transpose()?;
     let warnings = plan.warnings().to_vec();
-    let total_checks = plan.checks();
-    let total_positions = plan.positions_to_check();
+    let outcome = run_suite(plan, hash_table.as_ref(), threads)?;
 
+    let mut out = output::human_output(ReportTarget::is_stdout(&target) || ci.takes_stdout());
+    print_failures(&mut out, &outcome.results)?;
+    output::print_suite_errors(&mut out, &outcome.errors, target.is_some())?;
+    for warning in &warnings {
+        writeln!(out, "note: {}: {}", output::location(&warning.file, warning.line), warning.message)?;
+    }
+    print_file_table(&mut out, &outcome)?;
+    print_summary(&mut out, &outcome, mode, threads)?;
+    let hash = hash_table.as_ref().zip(choice.as_ref()).map(|(table, c)| HashInfo::of(table, c));
+    if let Some(hash) = &hash {
+        writeln!(out, "{hash}")?;
+    }
+    let s = &outcome.summary;
+    let code = exit_status(s.failed > 0, s.errors > 0, outcome.interrupted);
+    // A run that read no suite line at all (a missing or empty file)
+    // leaves no report file; one with lines to report does.
+    let counted = s.checks > 0 || outcome.errors.iter().any(|e| e.line > 0);
+    let report = SuiteReport {
+        header: ReportHeader::of::<SuiteReport>(),
+        threads,
+        mode,
+        settings: SuiteSettings::from(&options),
+        results: outcome.results,
+        errors: outcome.errors,
+        summary: outcome.summary,
+        hash,
+        interrupted: outcome.interrupted,
+    };
+    if ci.wanted() {
+        ci.emit(&from_suite(&report, &outcome.skipped, args.files.is_empty()), &mut out)?;
+    }
+    if let Some(target) = target {
+        let why_not =
+            if outcome.interrupted { "interrupted before the first count" } else { "no suite line was read" };
+        target.write_if_counted(counted, why_not, &report, &mut out)?;
+    }
+    out.flush()?;
+    Ok(code)
+}
+
+/// Runs the plan on `threads` threads, with a progress bar weighed by the
+/// nodes each check expects.
+fn run_suite(plan: SuitePlan, table: Option<&PerftTable>, threads: usize) -> Result<SuiteOutcome> {
+    let (total_checks, total_positions) = (plan.checks(), plan.positions_to_check());
     let expected_nodes = plan.expected_nodes();
     let shift = output::progress_shift(expected_nodes);
     let bar = output::progress_bar(
@@ -129,7 +174,7 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
     );
     let start = Instant::now();
     let outcome = with_threads(threads, || {
-        plan.run_with(hash_table.as_ref(), Some(&INTERRUPTED), &|result, done| {
+        plan.run_with(table, Some(&INTERRUPTED), &|result, done| {
             bar.inc(output::progress_units(result.expected, shift));
             bar.set_message(format!(
                 "{}/{total_positions} positions, {}/{total_checks} checks, {} nodes, {:.0} Mnps",
@@ -141,15 +186,11 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
         })
     })?;
     bar.finish_and_clear();
+    Ok(outcome)
+}
 
-    let mut out = output::human_output(ReportTarget::is_stdout(&target));
-    print_failures(&mut out, &outcome.results)?;
-    output::print_suite_errors(&mut out, &outcome.errors, target.is_some())?;
-    for warning in &warnings {
-        writeln!(out, "note: {}: {}", output::location(&warning.file, warning.line), warning.message)?;
-    }
-
-    print_file_table(&mut out, &outcome)?;
+/// The closing lines: checks passed, failed, errors, skipped; nodes and speed.
+fn print_summary(out: &mut dyn Write, outcome: &SuiteOutcome, mode: Mode, threads: usize) -> Result<()> {
     let s = &outcome.summary;
     writeln!(
         out,
@@ -177,31 +218,5 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
         mode.name(),
         if threads == 1 { "" } else { "s" }
     )?;
-
-    let hash = hash_table.as_ref().zip(choice.as_ref()).map(|(table, c)| HashInfo::of(table, c));
-    if let Some(hash) = &hash {
-        writeln!(out, "{hash}")?;
-    }
-    let code = exit_status(s.failed > 0, s.errors > 0, outcome.interrupted);
-    // A run that read no suite line at all (a missing or empty file)
-    // leaves no report file; one with lines to report does.
-    let counted = s.checks > 0 || outcome.errors.iter().any(|e| e.line > 0);
-    if let Some(target) = target {
-        let report = SuiteReport {
-            header: ReportHeader::of::<SuiteReport>(),
-            threads,
-            mode,
-            settings: SuiteSettings::from(&options),
-            results: outcome.results,
-            errors: outcome.errors,
-            summary: outcome.summary,
-            hash,
-            interrupted: outcome.interrupted,
-        };
-        let why_not =
-            if outcome.interrupted { "interrupted before the first count" } else { "no suite line was read" };
-        target.write_if_counted(counted, why_not, &report, &mut out)?;
-    }
-    out.flush()?;
-    Ok(code)
+    Ok(())
 }

@@ -188,113 +188,129 @@ pub fn uci() -> Result<u8> {
     out.flush()?;
     let mut input = stdin.lock();
     while let Some(read) = next_input(&mut input)? {
-        let line = match read {
-            Input::Line(bytes) => match String::from_utf8(bytes) {
-                Ok(line) => line,
-                Err(_) => {
-                    writeln!(out, "info string a line that is not UTF-8 text was ignored")?;
-                    out.flush()?;
-                    continue;
-                }
-            },
-            Input::TooLong(bytes) => {
-                writeln!(
-                    out,
-                    "info string a line of {bytes} bytes was ignored (at most {MAX_COMMAND_BYTES} are read)"
-                )?;
-                out.flush()?;
-                continue;
-            }
-        };
+        let Some(line) = readable(read, &mut out)? else { continue };
         let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() == Some(&"quit") {
+            break;
+        }
+        engine.command(&words, &mut out)?;
+        out.flush()?;
+    }
+    Ok(EXIT_OK)
+}
+
+/// The line read as text; a line that is not UTF-8, or too long, is said
+/// to be ignored (`None`).
+fn readable(read: Input, out: &mut dyn Write) -> Result<Option<String>> {
+    let said = match read {
+        Input::Line(bytes) => match String::from_utf8(bytes) {
+            Ok(line) => return Ok(Some(line)),
+            Err(_) => "a line that is not UTF-8 text was ignored".to_string(),
+        },
+        Input::TooLong(bytes) => {
+            format!("a line of {bytes} bytes was ignored (at most {MAX_COMMAND_BYTES} are read)")
+        }
+    };
+    writeln!(out, "info string {said}")?;
+    out.flush()?;
+    Ok(None)
+}
+
+impl UciServer {
+    /// Answers one command (its words; not `quit`).
+    fn command(&mut self, words: &[&str], out: &mut dyn Write) -> Result<()> {
         match words.first().copied() {
             None => {}
             Some("uci") => {
                 writeln!(out, "id name perft {}", env!("CARGO_PKG_VERSION"))?;
                 writeln!(out, "id author the perft developers")?;
-                writeln!(out, "option name Threads type spin default {threads} min 1 max {MAX_THREADS}")?;
+                writeln!(
+                    out,
+                    "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+                    self.threads
+                )?;
                 writeln!(out, "option name Hash type spin default {DEFAULT_HASH_MB} min 0 max 1048576")?;
                 writeln!(out, "option name UCI_Chess960 type check default false")?;
                 writeln!(out, "uciok")?;
             }
             Some("isready") => writeln!(out, "readyok")?,
             Some("ucinewgame") => {
-                engine.board = Board::startpos();
-                engine.position_error = None;
+                self.board = Board::startpos();
+                self.position_error = None;
             }
             Some("help") => writeln!(out, "{HELP}")?,
-            Some("setoption") => {
-                // setoption name NAME [value VALUE]
-                let name_end = words.iter().position(|w| *w == "value").unwrap_or(words.len());
-                let name = words.get(2..name_end).map(|w| w.join(" ")).unwrap_or_default();
-                let value = words.get(name_end + 1..).map(|w| w.join(" ")).unwrap_or_default();
-                match name.to_ascii_lowercase().as_str() {
-                    "uci_chess960" => {
-                        engine.chess960 = value.eq_ignore_ascii_case("true");
-                        if engine.board.set_chess960(engine.chess960).is_err() {
-                            writeln!(out, "info string the current position needs Chess960 castling")?;
-                        }
-                    }
-                    "threads" => match value.parse::<u64>() {
-                        Ok(n) if n > MAX_THREADS as u64 => {
-                            engine.threads = MAX_THREADS;
-                            writeln!(
-                                out,
-                                "info string Threads {n} is above the maximum; using {MAX_THREADS}"
-                            )?;
-                        }
-                        Ok(n) if n >= 1 => engine.threads = n as usize,
-                        _ => writeln!(out, "info string bad Threads value {value:?}")?,
-                    },
-                    "hash" => match value.parse::<u64>().map(|mb| (mb, perft::memory::table_fits(mb))) {
-                        Ok((mb, Ok(()))) if mb <= 1 << 20 => engine.hash_mb = mb,
-                        Ok((_, Err(limit))) => {
-                            let kept = engine.hash_mb;
-                            writeln!(out, "info string Hash {limit}; keeping {kept} MB")?
-                        }
-                        _ => writeln!(out, "info string bad Hash value {value:?}")?,
-                    },
-                    _ => writeln!(out, "info string unknown option {name:?}")?,
-                }
-            }
+            Some("setoption") => self.set_option(words, out)?,
             Some("position") => {
-                engine.position_error = engine.set_position(&words[1..]).err();
-                if let Some(e) = &engine.position_error {
+                self.position_error = self.set_position(&words[1..]).err();
+                if let Some(e) = &self.position_error {
                     writeln!(out, "info string {e}")?;
                 }
             }
-            Some("go") => match (words.get(1), words.get(2).and_then(|d| d.parse::<u32>().ok())) {
-                (Some(&"perft"), Some(_)) if engine.position_error.is_some() => writeln!(
-                    out,
-                    "info string error: not counting, the last position command failed ({})",
-                    engine.position_error.as_deref().unwrap_or_default()
-                )?,
-                (Some(&"perft"), Some(depth)) if depth <= perft::counting::MAX_DEPTH => {
-                    engine.perft(depth, &mut out)?
-                }
-                (Some(&"perft"), Some(depth)) => writeln!(
-                    out,
-                    "info string depth {depth} is beyond the {} plies supported",
-                    perft::counting::MAX_DEPTH
-                )?,
-                _ => writeln!(out, "info string only `go perft N` is supported")?,
-            },
+            Some("go") => self.go(words, out)?,
             Some("d") => {
-                write!(out, "{}", engine.board.pretty())?;
-                writeln!(
-                    out,
-                    "Checkers: {}",
-                    engine.board.checkers().into_iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
-                )?;
+                write!(out, "{}", self.board.pretty())?;
+                let checkers: Vec<String> =
+                    self.board.checkers().into_iter().map(|s| s.to_string()).collect();
+                writeln!(out, "Checkers: {}", checkers.join(" "))?;
             }
-            Some("quit") => break,
             Some(other) => writeln!(
                 out,
                 "Unknown command: '{}'. Type help for more information.",
                 truncate_chars(other, 40)
             )?,
         }
-        out.flush()?;
+        Ok(())
     }
-    Ok(EXIT_OK)
+
+    /// `setoption name NAME [value VALUE]`: UCI_Chess960, Threads, Hash.
+    fn set_option(&mut self, words: &[&str], out: &mut dyn Write) -> Result<()> {
+        let name_end = words.iter().position(|w| *w == "value").unwrap_or(words.len());
+        let name = words.get(2..name_end).map(|w| w.join(" ")).unwrap_or_default();
+        let value = words.get(name_end + 1..).map(|w| w.join(" ")).unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "uci_chess960" => {
+                self.chess960 = value.eq_ignore_ascii_case("true");
+                if self.board.set_chess960(self.chess960).is_err() {
+                    writeln!(out, "info string the current position needs Chess960 castling")?;
+                }
+            }
+            "threads" => match value.parse::<u64>() {
+                Ok(n) if n > MAX_THREADS as u64 => {
+                    self.threads = MAX_THREADS;
+                    writeln!(out, "info string Threads {n} is above the maximum; using {MAX_THREADS}")?;
+                }
+                Ok(n) if n >= 1 => self.threads = n as usize,
+                _ => writeln!(out, "info string bad Threads value {value:?}")?,
+            },
+            "hash" => match value.parse::<u64>().map(|mb| (mb, perft::memory::table_fits(mb))) {
+                Ok((mb, Ok(()))) if mb <= 1 << 20 => self.hash_mb = mb,
+                Ok((_, Err(limit))) => {
+                    let kept = self.hash_mb;
+                    writeln!(out, "info string Hash {limit}; keeping {kept} MB")?
+                }
+                _ => writeln!(out, "info string bad Hash value {value:?}")?,
+            },
+            _ => writeln!(out, "info string unknown option {name:?}")?,
+        }
+        Ok(())
+    }
+
+    /// `go perft N`; anything else is said to be unsupported.
+    fn go(&mut self, words: &[&str], out: &mut dyn Write) -> Result<()> {
+        match (words.get(1), words.get(2).and_then(|d| d.parse::<u32>().ok())) {
+            (Some(&"perft"), Some(_)) if self.position_error.is_some() => writeln!(
+                out,
+                "info string error: not counting, the last position command failed ({})",
+                self.position_error.as_deref().unwrap_or_default()
+            )?,
+            (Some(&"perft"), Some(depth)) if depth <= perft::counting::MAX_DEPTH => self.perft(depth, out)?,
+            (Some(&"perft"), Some(depth)) => writeln!(
+                out,
+                "info string depth {depth} is beyond the {} plies supported",
+                perft::counting::MAX_DEPTH
+            )?,
+            _ => writeln!(out, "info string only `go perft N` is supported")?,
+        }
+        Ok(())
+    }
 }

@@ -387,8 +387,9 @@ pub fn count_resumable<E: Send>(
 
 /// Counts `board` to `depth` subtree by subtree on the current rayon pool:
 /// `tasks` as [`plan_tasks`] makes them, those in `done` taken from there,
-/// each other one counted with `search` and recorded in `journal` as soon
-/// as it finishes. Returns the root divide.
+/// each other one counted with `search`, recorded in `journal` (if any) as
+/// soon as it finishes, and passed to `finished` (task index and count,
+/// from any worker thread). Returns the root divide.
 ///
 /// # Errors
 /// The first journal write that failed; subtrees not yet started then are
@@ -398,8 +399,9 @@ pub fn count_journaled(
     depth: u32,
     search: &CountOptions,
     tasks: &[Vec<Move>],
-    journal: &Journal,
+    journal: Option<&Journal>,
     done: &BTreeMap<usize, u128>,
+    finished: &(dyn Fn(usize, u128) + Sync),
 ) -> Result<Divide, JournalError> {
     let counts = count_resumable(tasks.len(), done, |i| {
         let path = &tasks[i];
@@ -408,7 +410,10 @@ pub fn count_journaled(
             child.make(mv);
         }
         let Some(n) = perft_with(&child, depth - path.len() as u32, search) else { return Ok(None) };
-        journal.record(i, path, board.is_chess960(), n)?;
+        if let Some(journal) = journal {
+            journal.record(i, path, board.is_chess960(), n)?;
+        }
+        finished(i, n);
         Ok(Some(n))
     })?;
     // Subtrees are in root-move order: sum them per root move.

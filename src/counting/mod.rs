@@ -4,3 +4,4 @@
 pub use perft_core::counting::*;
 
 pub mod journal;
+pub mod progress;

@@ -473,13 +473,18 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
         seal: Checksum(String::new()),
     };
     result.seal();
-    let mut bytes =
-        serde_json::to_vec_pretty(&result).map_err(|e| DistError::io(&path)(std::io::Error::other(e)))?;
-    bytes.push(b'\n');
-    crate::report::write::replace_atomic(&path, &bytes).map_err(DistError::io(&path))?;
+    write_result(&path, &result)?;
     drop(journal);
     let _ = std::fs::remove_file(&journal_path);
     Ok(UnitOutcome::Finished { path, result: Box::new(result), notes })
+}
+
+/// Writes a sealed result to `path` atomically.
+fn write_result(path: &Path, result: &UnitResult) -> Result<(), DistError> {
+    let mut bytes =
+        serde_json::to_vec_pretty(result).map_err(|e| DistError::io(path)(std::io::Error::other(e)))?;
+    bytes.push(b'\n');
+    crate::report::write::replace_atomic(path, &bytes).map_err(DistError::io(path))
 }
 
 /// The table a unit of `positions` positions like `first`, counted `depth`

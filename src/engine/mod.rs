@@ -11,6 +11,8 @@
 //! every engine still alive at once.
 
 mod answer;
+mod auto;
+mod build;
 mod command;
 mod console;
 mod probe;
@@ -28,9 +30,10 @@ pub use perft_harness::engine::{
 };
 
 pub use answer::{AnswerFormat, PatternError, DEFAULT_TOTAL_PATTERNS};
+pub use auto::AutoEngine;
 pub use command::CommandEngine;
 pub use console::{ConsoleEngine, CONSOLE_PERFT, CONSOLE_POSITION};
-pub use probe::{probe, AutoEngine, Probe, ProbeOptions, Try};
+pub use probe::{probe, Probe, ProbeOptions, Try};
 pub use process::kill_all;
 pub use spec::{split_name, EngineSpec, Preset, Protocol, SpecError, PRESETS};
 pub use template::PLACEHOLDERS;

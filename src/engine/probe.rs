@@ -13,12 +13,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::answer::AnswerFormat;
+use super::build::concrete_engine;
 use super::console::{CONSOLE_PERFT, CONSOLE_POSITION};
 use super::session::{Ending, Question, Session};
 use super::spec::{EngineSpec, Protocol};
 use super::template::{uses_moves, Values};
 use super::uci::GO_PERFT;
-use super::{Engine, EngineError, EngineOptions, EnginePosition, EngineRun};
+use super::{EngineError, EngineOptions, EnginePosition, EngineRun};
 use crate::board::{Board, STARTPOS_FEN};
 use crate::counting::{perft, Mode};
 
@@ -417,8 +418,11 @@ impl Prober {
                 perft: None,
                 position: None,
             };
-            let mut engine =
-                spec.build("probe", &EngineOptions { stop: self.stop, ..EngineOptions::default() });
+            let mut engine = concrete_engine(
+                &spec,
+                "probe",
+                &EngineOptions { stop: self.stop, ..EngineOptions::default() },
+            );
             let mut counts = true;
             for expect in
                 [expected(STARTPOS_FEN, &[], 1), expected(STARTPOS_FEN, &[], 2), expected(SECOND_FEN, &[], 1)]
@@ -466,58 +470,5 @@ fn last_line(output: &str) -> String {
             format!(": {}", crate::board::truncate_chars(line.trim(), 100))
         }
         _ => String::new(),
-    }
-}
-
-/// An engine given as a program alone: probed at its first count, then
-/// run as what was found. For programs probed by hand, see [`probe`].
-pub struct AutoEngine {
-    name: String,
-    spec: EngineSpec,
-    options: EngineOptions,
-    engine: Option<Box<dyn Engine>>,
-    failure: Option<EngineError>,
-}
-
-impl AutoEngine {
-    /// An engine for `spec` (an `auto` spec), built as `options` say.
-    pub fn new(name: &str, spec: EngineSpec, options: EngineOptions) -> Self {
-        AutoEngine { name: name.to_string(), spec, options, engine: None, failure: None }
-    }
-}
-
-impl Engine for AutoEngine {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn perft(
-        &mut self,
-        position: &EnginePosition,
-        depth: u32,
-        timeout: Duration,
-    ) -> Result<EngineRun, EngineError> {
-        if let Some(failure) = &self.failure {
-            return Err(failure.clone());
-        }
-        if self.engine.is_none() {
-            let options = ProbeOptions { stop: self.options.stop, ..ProbeOptions::default() };
-            let probe = probe(&self.spec, &options);
-            match probe.found {
-                Some(found) => self.engine = Some(found.build(&self.name, &self.options)),
-                None => {
-                    let tried: Vec<String> =
-                        probe.tries.iter().map(|t| format!("{}: {}", t.what, t.outcome)).collect();
-                    let failure = EngineError::NoPerft {
-                        command: "any perft command probed".into(),
-                        what: format!("tried {}", tried.join("; ")),
-                        output: probe.output,
-                    };
-                    self.failure = Some(failure.clone());
-                    return Err(failure);
-                }
-            }
-        }
-        self.engine.as_mut().expect("built above").perft(position, depth, timeout)
     }
 }

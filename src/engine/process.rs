@@ -45,9 +45,11 @@ const LINE_COST: usize = 16;
 /// How often a wait looks at the stop flag and at whether the process has
 /// exited.
 const POLL: Duration = Duration::from_millis(20);
-/// How long the output still buffered is read once the process has exited
-/// (a child that escaped its group may write forever).
-const FINAL_READ: Duration = Duration::from_millis(100);
+/// How long the output still buffered is read once the process has exited:
+/// until both pipes close (at once, normally; later on a loaded machine,
+/// where the readers lag), or this long (a child that escaped its group
+/// may write forever).
+const FINAL_READ: Duration = Duration::from_millis(500);
 /// Once the process has exited (and its group was killed), its standard
 /// output counts as ended after this long without a line of it, even if a
 /// child that escaped the group holds it open. Generous, so lines still in

@@ -6,9 +6,7 @@ use std::fmt;
 
 use super::answer::AnswerFormat;
 use super::console::{CONSOLE_PERFT, CONSOLE_POSITION};
-use super::probe::AutoEngine;
 use super::template::PLACEHOLDERS;
-use super::{CommandEngine, ConsoleEngine, Engine, EngineOptions, UciEngine};
 
 /// How an engine is talked to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,43 +203,6 @@ impl EngineSpec {
             (Some(position), _) => Some(position.clone()),
             (None, Some(perft)) if perft.contains("{fen}") => None,
             (None, _) => Some(CONSOLE_POSITION.to_string()),
-        }
-    }
-
-    /// An engine for this spec, set up as `options` say. An `auto` spec
-    /// gives an engine that probes the program at its first count.
-    pub fn build(&self, name: &str, options: &EngineOptions) -> Box<dyn Engine> {
-        match self.protocol {
-            Protocol::Uci => {
-                let mut engine = UciEngine::new(name, self.command.clone())
-                    .with_format(self.format.clone())
-                    .with_perft_command(self.perft.clone())
-                    .with_stop(options.stop)
-                    .with_handshake_timeout(options.handshake);
-                if self.chess960 == Some(false) {
-                    engine = engine.without_chess960();
-                }
-                if let Some(threads) = options.threads {
-                    engine.set_option("Threads", &threads.to_string());
-                }
-                Box::new(engine)
-            }
-            Protocol::Console => {
-                let perft = self.perft.clone().unwrap_or_else(|| CONSOLE_PERFT.to_string());
-                Box::new(
-                    ConsoleEngine::new(name, self.command.clone(), perft, self.console_position())
-                        .with_format(self.format.clone())
-                        .with_chess960(self.chess960 != Some(false))
-                        .with_stop(options.stop)
-                        .with_handshake_timeout(options.handshake),
-                )
-            }
-            Protocol::Command => Box::new(
-                CommandEngine::new(name, self.command.clone(), self.format.clone())
-                    .with_chess960(self.chess960 != Some(false))
-                    .with_stop(options.stop),
-            ),
-            Protocol::Auto => Box::new(AutoEngine::new(name, self.clone(), *options)),
         }
     }
 }

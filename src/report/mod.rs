@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod ci;
 pub mod compare;
 pub mod diff;
 pub mod machine;
@@ -291,6 +292,7 @@ mod tests {
             hash: None,
             stats: Vec::new(),
             interrupted: false,
+            progress: None,
         }
     }
 

@@ -166,4 +166,33 @@ pub struct RunReport {
     /// moves that finished.
     #[serde(default)]
     pub interrupted: bool,
+    /// How the count progressed, for counts followed subtree by subtree
+    /// (deep or journaled ones).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<RunProgress>,
+}
+
+/// How a long count progressed: its subtrees, and what the ETA said on the
+/// way, to judge it by.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunProgress {
+    /// Subtrees the count was cut into.
+    pub subtrees: usize,
+    /// Of them, taken from a journal.
+    pub resumed: usize,
+    /// What the ETA said at 10, 25, 50, 75 and 90% of the work.
+    pub estimates: Vec<EtaEstimate>,
+    /// The last progress seen (at the end, or at the stop).
+    pub last: crate::counting::progress::Snapshot,
+}
+
+/// An ETA as it was shown.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EtaEstimate {
+    /// Percent of the work done (by weight) when it was taken.
+    pub percent: u32,
+    /// Seconds since the start then.
+    pub elapsed_seconds: f64,
+    /// Seconds left it said.
+    pub eta_seconds: f64,
 }

@@ -121,3 +121,46 @@ pub struct SuiteReport {
     #[serde(default)]
     pub interrupted: bool,
 }
+
+/// A count of a suite that was not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedCheck {
+    /// The suite file.
+    pub file: String,
+    /// 1-based line of the position.
+    pub line: usize,
+    /// The depth not counted.
+    pub depth: u32,
+    /// Why it was not.
+    pub reason: SkipReason,
+}
+
+/// Why a count was not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    /// A Chess960 position, and Chess960 is skipped.
+    Chess960,
+    /// Depth 0, which engines are not asked.
+    DepthZero,
+    /// Deeper than `--max-depth`.
+    MaxDepth(u32),
+    /// More nodes than `--max-nodes`.
+    MaxNodes(u128),
+    /// The run stopped first (at the first failure, or interrupted).
+    NotRun,
+    /// The engine cannot count the position (it said why).
+    Unsupported(String),
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SkipReason::Chess960 => write!(f, "a Chess960 position, skipped"),
+            SkipReason::DepthZero => write!(f, "depth 0, not asked of engines"),
+            SkipReason::MaxDepth(max) => write!(f, "deeper than --max-depth {max}"),
+            SkipReason::MaxNodes(max) => write!(f, "more nodes than --max-nodes {max}"),
+            SkipReason::NotRun => write!(f, "not run: the run stopped first"),
+            SkipReason::Unsupported(why) => write!(f, "the engine cannot count it: {why}"),
+        }
+    }
+}

@@ -10,9 +10,9 @@ use rayon::prelude::*;
 
 use crate::board::{Board, CastlingMode, FenOptions};
 use crate::counting::{divide_with_progress, perft_with, CountOptions, KeySet, Mode, PerftTable};
-use crate::report::{DivideEntry, SuiteError, SuiteResult, SuiteSummary};
+use crate::report::{DivideEntry, SkipReason, SkippedCheck, SuiteError, SuiteResult, SuiteSummary};
 pub use perft_harness::check::PlannedCheck;
-use perft_harness::suite::{parse_suite, ParsedSuite, MAX_LISTED_ERRORS};
+use perft_harness::suite::{parse_suite, ParsedSuite, SuiteEntry, MAX_LISTED_ERRORS};
 
 /// Largest suite file read, in bytes.
 pub const MAX_SUITE_FILE_BYTES: u64 = 512 * 1024 * 1024;
@@ -94,6 +94,23 @@ pub struct SuiteOptions {
     pub extra_depth: Option<u32>,
 }
 
+impl SuiteOptions {
+    /// Why a count of a position (Chess960 or not) at `depth`, expecting
+    /// `expected` nodes, is skipped; `None` if it runs.
+    fn skip_reason(&self, chess960: bool, depth: u32, expected: Option<u128>) -> Option<SkipReason> {
+        if self.skip_chess960 && chess960 {
+            return Some(SkipReason::Chess960);
+        }
+        if self.skip_depth_zero && depth == 0 {
+            return Some(SkipReason::DepthZero);
+        }
+        if let Some(max) = self.max_depth.filter(|&max| depth > max) {
+            return Some(SkipReason::MaxDepth(max));
+        }
+        self.max_nodes.filter(|&max| expected.is_some_and(|n| n > max)).map(SkipReason::MaxNodes)
+    }
+}
+
 /// The options a report records (the mode and the extra depth are
 /// recorded elsewhere).
 impl From<&SuiteOptions> for crate::report::SuiteSettings {
@@ -135,6 +152,8 @@ pub struct SuitePlan {
     /// Checks skipped because their position is Chess960.
     skipped_chess960: usize,
     skipped_depth_zero: usize,
+    /// Every count skipped, and why.
+    skipped_checks: Vec<SkippedCheck>,
     options: SuiteOptions,
 }
 
@@ -165,6 +184,8 @@ pub struct SuiteOutcome {
     /// Whether the caller's stop flag cut the run short; checks cut short
     /// are left out of `results` and counted as skipped.
     pub interrupted: bool,
+    /// Every count skipped (by the options, or not run), and why.
+    pub skipped: Vec<SkippedCheck>,
 }
 
 impl SuitePlan {
@@ -182,6 +203,7 @@ impl SuitePlan {
             skipped: 0,
             skipped_chess960: 0,
             skipped_depth_zero: 0,
+            skipped_checks: Vec::new(),
             options,
         };
         for (index, file) in files.into_iter().enumerate() {
@@ -210,7 +232,6 @@ impl SuitePlan {
     /// Adds a file's checks and errors; returns the number of its
     /// unreadable lines the parser counted without listing.
     fn add_file(&mut self, index: usize, file: SuiteFile, fen_options: FenOptions) -> usize {
-        let options = self.options;
         let parsed = match file.content {
             Ok(parsed) => parsed,
             Err(error) => {
@@ -218,80 +239,19 @@ impl SuitePlan {
                 return 0;
             }
         };
-        if parsed.entries.is_empty() && parsed.errors.is_empty() {
-            // An empty file (or comments only) is a mistake, not a pass.
-            self.errors.push(SuiteError {
-                file: file.name.clone(),
-                line: 0,
-                message: "no positions in the file".into(),
-            });
-        }
-        for error in parsed.errors {
-            self.errors.push(SuiteError {
-                file: file.name.clone(),
-                line: error.line,
-                message: error.message,
-            });
-        }
-        if let Some(warning) = parsed.unknown_operation {
-            self.warnings.push(SuiteError {
-                file: file.name.clone(),
-                line: warning.line,
-                message: warning.message,
-            });
-        }
-        // Positions without a single count would pass silently with no
-        // check at all: say so, and how to get counts.
-        if options.extra_depth.is_none()
-            && !parsed.entries.is_empty()
-            && parsed.entries.iter().all(|e| e.counts.is_empty())
-        {
-            self.errors.push(SuiteError {
-                file: file.name.clone(),
-                line: 0,
-                message: format!(
-                    "{} positions but no perft counts (`;D1 20 ;D2 400`): `perft label --depth 4 {}` writes them",
-                    parsed.entries.len(),
-                    file.name
-                ),
-            });
-        }
+        self.note_file(&file.name, &parsed);
         let mut bad_positions = 0;
         let mut impossible = 0;
         let mut unlisted = parsed.unlisted_errors;
-        let relaxed = FenOptions { relaxed: true, ..fen_options };
         for entry in parsed.entries {
-            let read = Board::from_fen_with(&entry.fen, fen_options).or_else(|e| {
-                // Impossible in a real game but playable (the published
-                // suites hold a few on purpose): counted, with a note.
-                if fen_options.relaxed || options.strict {
-                    return Err(e);
-                }
-                let board = Board::from_fen_with(&entry.fen, relaxed).map_err(|_| e.clone())?;
-                impossible += 1;
-                if impossible <= MAX_IMPOSSIBLE_NOTES {
-                    self.warnings.push(SuiteError {
-                        file: file.name.clone(),
-                        line: entry.line,
-                        message: format!(
-                            "impossible in a real game, counted anyway (--strict refuses it): {e}"
-                        ),
-                    });
-                }
-                Ok(board)
-            });
-            let board = match read {
+            let board = match self.read_position(&file.name, &entry, fen_options, &mut impossible) {
                 Ok(board) => board,
-                Err(e) => {
+                Err(message) => {
                     // Kept only while they can be listed: a file of bad
                     // positions must not fill memory with messages.
                     bad_positions += 1;
                     if bad_positions <= MAX_LISTED_ERRORS {
-                        self.errors.push(SuiteError {
-                            file: file.name.clone(),
-                            line: entry.line,
-                            message: e.to_string(),
-                        });
+                        self.errors.push(SuiteError { file: file.name.clone(), line: entry.line, message });
                     } else {
                         unlisted += 1;
                     }
@@ -299,46 +259,7 @@ impl SuitePlan {
                 }
             };
             self.positions += 1;
-            let position = self.checks_per_position.len();
-            let mut checks = 0;
-            let mut counts: Vec<(u32, Option<u128>)> =
-                entry.counts.iter().map(|&(d, n)| (d, Some(n))).collect();
-            if let Some(depth) = options.extra_depth.filter(|&d| !entry.counts.iter().any(|&(e, _)| e == d)) {
-                counts.push((depth, None));
-            }
-            for (depth, expected) in counts {
-                if options.skip_chess960 && board.is_chess960() {
-                    self.skipped += 1;
-                    self.skipped_chess960 += 1;
-                    continue;
-                }
-                if options.skip_depth_zero && depth == 0 {
-                    self.skipped += 1;
-                    self.skipped_depth_zero += 1;
-                    continue;
-                }
-                if options.max_depth.is_some_and(|max| depth > max)
-                    || options.max_nodes.is_some_and(|max| expected.is_some_and(|n| n > max))
-                {
-                    self.skipped += 1;
-                    continue;
-                }
-                checks += 1;
-                self.checks.push(PlannedCheck {
-                    position,
-                    file_index: index,
-                    file: file.name.clone(),
-                    line: entry.line,
-                    id: entry.id.clone(),
-                    fen: entry.fen.clone(),
-                    board: board.clone(),
-                    depth,
-                    expected,
-                });
-            }
-            if checks > 0 {
-                self.checks_per_position.push(checks);
-            }
+            self.add_checks(index, &file.name, &entry, &board);
         }
         if impossible > MAX_IMPOSSIBLE_NOTES {
             self.warnings.push(SuiteError {
@@ -351,6 +272,101 @@ impl SuitePlan {
             });
         }
         unlisted
+    }
+
+    /// The file's unreadable lines, its unknown operation, and the mistakes
+    /// of a file as a whole: no positions, or positions without counts.
+    fn note_file(&mut self, name: &str, parsed: &ParsedSuite) {
+        let error = |line: usize, message: String| SuiteError { file: name.to_string(), line, message };
+        if parsed.entries.is_empty() && parsed.errors.is_empty() {
+            // An empty file (or comments only) is a mistake, not a pass.
+            self.errors.push(error(0, "no positions in the file".into()));
+        }
+        for e in &parsed.errors {
+            self.errors.push(error(e.line, e.message.clone()));
+        }
+        if let Some(warning) = &parsed.unknown_operation {
+            self.warnings.push(error(warning.line, warning.message.clone()));
+        }
+        // Positions without a single count would pass silently with no
+        // check at all: say so, and how to get counts.
+        if self.options.extra_depth.is_none()
+            && !parsed.entries.is_empty()
+            && parsed.entries.iter().all(|e| e.counts.is_empty())
+        {
+            let count = parsed.entries.len();
+            self.errors.push(error(
+                0,
+                format!("{count} positions but no perft counts (`;D1 20 ;D2 400`): `perft label --depth 4 {name}` writes them"),
+            ));
+        }
+    }
+
+    /// The entry's position; one impossible in a real game but playable
+    /// (the published suites hold a few on purpose) is counted with a note
+    /// (the first [`MAX_IMPOSSIBLE_NOTES`] of a file), unless relaxed or
+    /// strict options say otherwise.
+    fn read_position(
+        &mut self,
+        name: &str,
+        entry: &SuiteEntry,
+        fen_options: FenOptions,
+        impossible: &mut usize,
+    ) -> Result<Board, String> {
+        let strict = Board::from_fen_with(&entry.fen, fen_options);
+        let e = match strict {
+            Ok(board) => return Ok(board),
+            Err(e) if fen_options.relaxed || self.options.strict => return Err(e.to_string()),
+            Err(e) => e,
+        };
+        let relaxed = FenOptions { relaxed: true, ..fen_options };
+        let board = Board::from_fen_with(&entry.fen, relaxed).map_err(|_| e.to_string())?;
+        *impossible += 1;
+        if *impossible <= MAX_IMPOSSIBLE_NOTES {
+            self.warnings.push(SuiteError {
+                file: name.to_string(),
+                line: entry.line,
+                message: format!("impossible in a real game, counted anyway (--strict refuses it): {e}"),
+            });
+        }
+        Ok(board)
+    }
+
+    /// The entry's counts (and the extra depth) as checks, or as skipped
+    /// with their reason.
+    fn add_checks(&mut self, index: usize, name: &str, entry: &SuiteEntry, board: &Board) {
+        let options = self.options;
+        let position = self.checks_per_position.len();
+        let mut checks = 0;
+        let mut counts: Vec<(u32, Option<u128>)> = entry.counts.iter().map(|&(d, n)| (d, Some(n))).collect();
+        if let Some(depth) = options.extra_depth.filter(|&d| !entry.counts.iter().any(|&(e, _)| e == d)) {
+            counts.push((depth, None));
+        }
+        for (depth, expected) in counts {
+            if let Some(reason) = options.skip_reason(board.is_chess960(), depth, expected) {
+                self.skipped += 1;
+                self.skipped_chess960 += usize::from(reason == SkipReason::Chess960);
+                self.skipped_depth_zero += usize::from(reason == SkipReason::DepthZero);
+                let file = name.to_string();
+                self.skipped_checks.push(SkippedCheck { file, line: entry.line, depth, reason });
+                continue;
+            }
+            checks += 1;
+            self.checks.push(PlannedCheck {
+                position,
+                file_index: index,
+                file: name.to_string(),
+                line: entry.line,
+                id: entry.id.clone(),
+                fen: entry.fen.clone(),
+                board: board.clone(),
+                depth,
+                expected,
+            });
+        }
+        if checks > 0 {
+            self.checks_per_position.push(checks);
+        }
     }
 
     /// Number of checks that will run.
@@ -372,6 +388,11 @@ impl SuitePlan {
     /// skipped).
     pub fn skipped(&self) -> usize {
         self.skipped
+    }
+
+    /// Every count skipped by the options, and why.
+    pub fn skipped_checks(&self) -> &[SkippedCheck] {
+        &self.skipped_checks
     }
 
     /// Checks skipped because their position is Chess960.
@@ -431,20 +452,10 @@ impl SuitePlan {
     ) -> SuiteOutcome {
         let start = Instant::now();
         let stop = AtomicBool::new(false);
-        let remaining: Vec<AtomicUsize> =
-            self.checks_per_position.iter().map(|&n| AtomicUsize::new(n)).collect();
-        let checks_done = AtomicUsize::new(0);
-        let positions_done = AtomicUsize::new(0);
-        // Once per check, so a lock costs nothing (there is no stable
-        // 128-bit atomic).
-        let nodes_done = Mutex::new(0u128);
+        let tally = Tally::new(&self.checks_per_position);
         let search = CountOptions { table, stop: interrupt, ..CountOptions::new(self.options.mode) };
         let interrupted = || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
         let fail_fast = self.options.fail_fast;
-        // A failing check's divide is recounted with a table indexed by the
-        // second key set (a quarter of the size, made at the first
-        // failure): a stored count could only explain the mismatch if both
-        // key sets collided, and a deep check still recounts at table speed.
         let recount_table: OnceLock<Option<PerftTable>> = OnceLock::new();
         let mut order: Vec<&PlannedCheck> = self.checks.iter().collect();
         order.sort_by_key(|check| std::cmp::Reverse(check.expected));
@@ -454,71 +465,23 @@ impl SuitePlan {
                 if stop.load(Ordering::Relaxed) || interrupted() {
                     return None;
                 }
-                let started = Instant::now();
-                let nodes = perft_with(&check.board, check.depth, &search)?;
-                let seconds = started.elapsed().as_secs_f64();
-                // Without an expected count, ours is the reference.
-                let expected = check.expected.unwrap_or(nodes);
-                let ok = nodes == expected;
-                let mut recount = None;
-                let divide = if ok {
-                    Vec::new()
-                } else {
-                    if fail_fast {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    let second = table.and_then(|table| {
-                        recount_table
-                            .get_or_init(|| {
-                                PerftTable::with_buckets(table.buckets() / 4, KeySet::Secondary).ok()
-                            })
-                            .as_ref()
-                    });
-                    let again = CountOptions { table: second, ..search };
-                    let divide = divide_with_progress(&check.board, check.depth, &again, &|_, _| {});
-                    let total: Option<u128> = divide.iter().map(|&(_, n)| n).sum();
-                    recount = total.filter(|&total| total != nodes);
-                    divide
-                        .into_iter()
-                        .filter_map(|(mv, nodes)| {
-                            Some(DivideEntry { mv: check.board.uci(mv), nodes: nodes? })
-                        })
-                        .collect()
-                };
-                let result = SuiteResult {
-                    file: check.file.clone(),
-                    line: check.line,
-                    id: check.id.clone(),
-                    fen: check.fen.clone(),
-                    depth: check.depth,
-                    expected,
-                    nodes,
-                    ok,
-                    seconds,
-                    divide,
-                    recount,
-                };
-                let positions = if remaining[check.position].fetch_sub(1, Ordering::AcqRel) == 1 {
-                    positions_done.fetch_add(1, Ordering::AcqRel) + 1
-                } else {
-                    positions_done.load(Ordering::Acquire)
-                };
-                let counts = SuiteProgress {
-                    checks_done: checks_done.fetch_add(1, Ordering::AcqRel) + 1,
-                    positions_done: positions,
-                    nodes_done: {
-                        let mut done = nodes_done.lock().unwrap_or_else(|e| e.into_inner());
-                        *done += nodes;
-                        *done
-                    },
-                };
-                progress(&result, counts);
+                let result = count_check(check, &search, &recount_table, fail_fast.then_some(&stop))?;
+                progress(&result, tally.record(check, result.nodes));
                 Some((check.file_index, result))
             })
             .collect();
         results.sort_by_key(|(file, r)| (*file, r.line, r.depth));
-        let results: Vec<SuiteResult> = results.into_iter().map(|(_, r)| r).collect();
-        let seconds = start.elapsed().as_secs_f64();
+        let results = results.into_iter().map(|(_, r)| r).collect();
+        self.finish(results, start.elapsed().as_secs_f64(), interrupted())
+    }
+
+    /// The outcome of a run that gave `results` in `seconds`.
+    fn finish(mut self, results: Vec<SuiteResult>, seconds: f64, interrupted: bool) -> SuiteOutcome {
+        let ran: std::collections::HashSet<(&str, usize, u32)> =
+            results.iter().map(|r| (r.file.as_str(), r.line, r.depth)).collect();
+        let mut skipped = std::mem::take(&mut self.skipped_checks);
+        skipped.extend(not_run_checks(&self.checks, |c| ran.contains(&(c.file.as_str(), c.line, c.depth))));
+        drop(ran);
         let nodes: u128 = results.iter().map(|r| r.nodes).sum();
         let not_run = self.checks.len() - results.len();
         let summary = SuiteSummary {
@@ -532,7 +495,6 @@ impl SuitePlan {
             seconds,
             nodes_per_second: crate::report::nodes_per_second(nodes, seconds),
         };
-        let interrupted = interrupted();
         SuiteOutcome {
             results,
             errors: self.errors,
@@ -540,6 +502,111 @@ impl SuitePlan {
             summary,
             stopped_early: not_run > 0 && !interrupted,
             interrupted,
+            skipped,
         }
     }
+}
+
+/// Counts of a run so far, kept from any worker thread.
+struct Tally {
+    /// Checks left per position.
+    remaining: Vec<AtomicUsize>,
+    checks_done: AtomicUsize,
+    positions_done: AtomicUsize,
+    /// Once per check, so a lock costs nothing (there is no stable 128-bit
+    /// atomic).
+    nodes_done: Mutex<u128>,
+}
+
+impl Tally {
+    fn new(checks_per_position: &[usize]) -> Self {
+        Tally {
+            remaining: checks_per_position.iter().map(|&n| AtomicUsize::new(n)).collect(),
+            checks_done: AtomicUsize::new(0),
+            positions_done: AtomicUsize::new(0),
+            nodes_done: Mutex::new(0),
+        }
+    }
+
+    /// `check` finished with `nodes`: the totals since the start.
+    fn record(&self, check: &PlannedCheck, nodes: u128) -> SuiteProgress {
+        let positions_done = if self.remaining[check.position].fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.positions_done.fetch_add(1, Ordering::AcqRel) + 1
+        } else {
+            self.positions_done.load(Ordering::Acquire)
+        };
+        let mut done = self.nodes_done.lock().unwrap_or_else(|e| e.into_inner());
+        *done += nodes;
+        SuiteProgress {
+            checks_done: self.checks_done.fetch_add(1, Ordering::AcqRel) + 1,
+            positions_done,
+            nodes_done: *done,
+        }
+    }
+}
+
+/// Counts one check (`None` when stopped); a wrong count comes with our
+/// divide, recounted with a table indexed by the second key set (a quarter
+/// of the size, made at the first failure: a stored count could only
+/// explain the mismatch if both key sets collided, and a deep check still
+/// recounts at table speed). `stop_at_wrong` is raised at a wrong count.
+fn count_check(
+    check: &PlannedCheck,
+    search: &CountOptions,
+    recount_table: &OnceLock<Option<PerftTable>>,
+    stop_at_wrong: Option<&AtomicBool>,
+) -> Option<SuiteResult> {
+    let started = Instant::now();
+    let nodes = perft_with(&check.board, check.depth, search)?;
+    let seconds = started.elapsed().as_secs_f64();
+    // Without an expected count, ours is the reference.
+    let expected = check.expected.unwrap_or(nodes);
+    let ok = nodes == expected;
+    let mut recount = None;
+    let mut divide = Vec::new();
+    if !ok {
+        // No new check starts while the divide is recounted.
+        if let Some(stop) = stop_at_wrong {
+            stop.store(true, Ordering::Relaxed);
+        }
+        let second = search.table.and_then(|table| {
+            recount_table
+                .get_or_init(|| PerftTable::with_buckets(table.buckets() / 4, KeySet::Secondary).ok())
+                .as_ref()
+        });
+        let again = CountOptions { table: second, ..*search };
+        let counted = divide_with_progress(&check.board, check.depth, &again, &|_, _| {});
+        let total: Option<u128> = counted.iter().map(|&(_, n)| n).sum();
+        recount = total.filter(|&total| total != nodes);
+        divide = counted
+            .into_iter()
+            .filter_map(|(mv, nodes)| Some(DivideEntry { mv: check.board.uci(mv), nodes: nodes? }))
+            .collect();
+    }
+    Some(SuiteResult {
+        file: check.file.clone(),
+        line: check.line,
+        id: check.id.clone(),
+        fen: check.fen.clone(),
+        depth: check.depth,
+        expected,
+        nodes,
+        ok,
+        seconds,
+        divide,
+        recount,
+    })
+}
+
+/// The planned checks that `ran` says were not run, as skipped.
+pub fn not_run_checks<'a>(
+    planned: &'a [PlannedCheck],
+    ran: impl Fn(&PlannedCheck) -> bool + 'a,
+) -> impl Iterator<Item = SkippedCheck> + 'a {
+    planned.iter().filter(move |c| !ran(c)).map(|c| SkippedCheck {
+        file: c.file.clone(),
+        line: c.line,
+        depth: c.depth,
+        reason: SkipReason::NotRun,
+    })
 }

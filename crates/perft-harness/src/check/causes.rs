@@ -124,7 +124,7 @@ pub struct Cause {
 
 /// The bisection of a failing result: its own, or that of the same
 /// position's bisected depth.
-fn bisection_of(results: &[CheckResult], index: usize) -> Option<&Bisection> {
+pub fn bisection_of(results: &[CheckResult], index: usize) -> Option<&Bisection> {
     let result = &results[index];
     result.bisection.as_ref().or_else(|| {
         let depth = result.bisected_at?;

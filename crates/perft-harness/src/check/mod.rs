@@ -137,6 +137,8 @@ pub struct CheckOutcome {
     pub results: Vec<CheckResult>,
     /// Checks skipped because the engine cannot count their positions.
     pub unsupported: usize,
+    /// Their indexes in the plan, in order.
+    pub unsupported_checks: Vec<usize>,
     /// Why it cannot (the first such answer).
     pub unsupported_reason: Option<String>,
     /// Why the engine was given up, if it was (its checks left are errors).
@@ -217,11 +219,14 @@ pub fn run_check<'e>(
         }
     }
     let results: Vec<CheckResult> = results.into_iter().flatten().collect();
-    let unsupported = unsupported.len();
+    let mut unsupported_checks: Vec<usize> = unsupported.into_iter().collect();
+    unsupported_checks.sort_unstable();
+    let unsupported = unsupported_checks.len();
     CheckOutcome {
         not_run: planned.len() - results.len() - unsupported,
         results,
         unsupported,
+        unsupported_checks,
         unsupported_reason,
         abandoned,
         abandoned_hint: abandoned_hint.flatten(),

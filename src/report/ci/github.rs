@@ -1,0 +1,176 @@
+//! GitHub Actions: every wrong count and unusable line as an `::error`
+//! workflow command on its suite file's line, and a Markdown step summary.
+//! (Workflow commands: <https://docs.github.com/actions/reference/workflow-commands-for-github-actions>.)
+
+use std::fmt::Write as _;
+
+use perft_harness::check::text::plural;
+
+use super::{CiCase, CiOutcome, CiRun, CiSuite};
+
+/// At most this many annotations (GitHub shows 10 errors per step and 50
+/// per job); one warning says how many more there were.
+pub const MAX_ANNOTATIONS: usize = 50;
+
+/// Positions listed in the summary's table of failures.
+const SUMMARY_FAILURES: usize = 20;
+
+/// Positions listed as the slowest.
+const SUMMARY_SLOWEST: usize = 5;
+
+/// A workflow command's message: `%`, CR and LF escaped.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// A workflow command's property: also `:` and `,`.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// A suite file's path as GitHub names files: relative to the workspace
+/// (`$GITHUB_WORKSPACE`) when under it, without a leading `./`.
+fn repository_path<'a>(path: &'a str, workspace: Option<&str>) -> &'a str {
+    let relative = workspace
+        .map(|w| w.trim_end_matches('/'))
+        .filter(|w| !w.is_empty())
+        .and_then(|w| path.strip_prefix(w)?.strip_prefix('/'))
+        .unwrap_or(path);
+    relative.strip_prefix("./").unwrap_or(relative)
+}
+
+/// The `::error` commands of the run's wrong counts and errors, each on its
+/// suite file and line when the file is the user's (`workspace`: the
+/// checkout, `$GITHUB_WORKSPACE`, that paths are made relative to). Each
+/// cause's example comes first (GitHub shows the first ten of a step),
+/// then the rest in file order, at most [`MAX_ANNOTATIONS`] in all, then a
+/// `::warning` saying how many more there were.
+pub fn annotations(run: &CiRun, workspace: Option<&str>) -> Vec<String> {
+    let mut cases: Vec<(&CiSuite, &CiCase)> = run
+        .suites
+        .iter()
+        .flat_map(|suite| suite.cases.iter().map(move |case| (suite, case)))
+        .filter(|(_, case)| matches!(case.outcome, CiOutcome::Failed { .. } | CiOutcome::Error { .. }))
+        .collect();
+    let is_example = |case: &CiCase| case.cause.is_some_and(|c| run.causes[c].example == case.name);
+    // Stable: examples first, each group in file order.
+    cases.sort_by_key(|(_, case)| !is_example(case));
+    let mut lines: Vec<String> =
+        cases.iter().take(MAX_ANNOTATIONS).map(|(suite, case)| annotation(suite, case, workspace)).collect();
+    if cases.len() > MAX_ANNOTATIONS {
+        lines.push(format!(
+            "::warning title={}::{}",
+            escape_property(&run.title),
+            escape_data(&format!(
+                "{} more wrong counts or errors, not annotated (the JUnit report has them all)",
+                cases.len() - MAX_ANNOTATIONS
+            ))
+        ));
+    }
+    lines
+}
+
+/// One `::error` command.
+fn annotation(suite: &CiSuite, case: &CiCase, workspace: Option<&str>) -> String {
+    let (title, message, details) = match &case.outcome {
+        CiOutcome::Failed { message, details } => ("wrong perft count", message, details),
+        CiOutcome::Error { message, details } => ("no perft count", message, details),
+        CiOutcome::Passed | CiOutcome::Skipped { .. } => {
+            unreachable!("only failures and errors are annotated")
+        }
+    };
+    let mut properties = String::new();
+    if let Some(path) = &suite.path {
+        properties.push_str(&format!("file={},", escape_property(repository_path(path, workspace))));
+        if case.line > 0 {
+            properties.push_str(&format!("line={},", case.line));
+        }
+    }
+    properties.push_str(&format!("title={}", escape_property(&format!("{title}: {}", case.name))));
+    let text = if details.is_empty() { message.clone() } else { format!("{message}\n{details}") };
+    format!("::error {properties}::{}", escape_data(text.trim_end()))
+}
+
+/// A Markdown cell: `|` escaped, one line.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The run in Markdown for `$GITHUB_STEP_SUMMARY`: totals per file, the
+/// causes, the wrong counts (the first 20), the slowest counts.
+pub fn step_summary(run: &CiRun) -> String {
+    let mut md = String::new();
+    let tally = run.tally();
+    let verdict = if tally.failures + tally.errors == 0 { "passed" } else { "FAILED" };
+    let _ = writeln!(md, "### {}: {verdict}\n", cell(&run.title));
+    let _ = writeln!(
+        md,
+        "{} passed, {} failed, {} errors, {} skipped in {:.1} s\n",
+        tally.passed(),
+        tally.failures,
+        tally.errors,
+        tally.skipped,
+        run.seconds
+    );
+    let _ = writeln!(md, "| file | passed | failed | errors | skipped |\n|---|---:|---:|---:|---:|");
+    for suite in &run.suites {
+        let t = suite.tally();
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} |",
+            cell(&suite.name),
+            t.passed(),
+            t.failures,
+            t.errors,
+            t.skipped
+        );
+    }
+    if !run.causes.is_empty() {
+        let _ = writeln!(md, "\n**Causes**\n");
+        for (n, cause) in run.causes.iter().enumerate() {
+            let _ = writeln!(
+                md,
+                "{}. {} ({}; example `{}`)",
+                n + 1,
+                cell(&cause.description),
+                plural(cause.failures, "wrong count"),
+                cause.example
+            );
+            if let Some(command) = &cause.reproduce {
+                let _ = writeln!(md, "   `{}`", command.replace('`', "'"));
+            }
+        }
+    }
+    let failing: Vec<_> = run
+        .suites
+        .iter()
+        .flat_map(|s| &s.cases)
+        .filter_map(|c| match &c.outcome {
+            CiOutcome::Failed { message, .. } | CiOutcome::Error { message, .. } => Some((c, message)),
+            _ => None,
+        })
+        .collect();
+    if !failing.is_empty() {
+        let _ = writeln!(md, "\n**Wrong counts and errors**\n\n| count | what | cause |\n|---|---|---:|");
+        for (case, message) in failing.iter().take(SUMMARY_FAILURES) {
+            let cause = case.cause.map_or(String::new(), |c| (c + 1).to_string());
+            let _ = writeln!(md, "| `{}` | {} | {cause} |", cell(&case.name), cell(message));
+        }
+        if failing.len() > SUMMARY_FAILURES {
+            let _ = writeln!(
+                md,
+                "\nand {} more (the JUnit report has them all)",
+                failing.len() - SUMMARY_FAILURES
+            );
+        }
+    }
+    let mut timed: Vec<_> = run.suites.iter().flat_map(|s| &s.cases).filter(|c| c.seconds > 0.0).collect();
+    timed.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
+    if !timed.is_empty() {
+        let _ = writeln!(md, "\n**Slowest counts**\n\n| count | seconds |\n|---|---:|");
+        for case in timed.iter().take(SUMMARY_SLOWEST) {
+            let _ = writeln!(md, "| `{}` | {:.3} |", cell(&case.name), case.seconds);
+        }
+    }
+    md
+}
