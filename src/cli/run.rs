@@ -117,38 +117,6 @@ fn print_interrupted(
     Ok(())
 }
 
-/// What counting again with the second key set found.
-enum Verification {
-    /// Every root move's count agrees.
-    Agrees,
-    /// Some root move's count differs; the second run's total.
-    Differs(u128),
-    /// Stopped before the end.
-    Interrupted,
-}
-
-/// Counts again with the second key set and compares with `divide`, root
-/// move by root move.
-fn verify_hash(
-    board: &Board,
-    depth: u32,
-    mode: Mode,
-    choice: &TableSize,
-    threads: usize,
-    divide: &Divide,
-) -> Result<Verification> {
-    let second = output::make_table(choice, KeySet::Secondary, threads)?;
-    let search = CountOptions { table: Some(&second), stop: Some(&INTERRUPTED), ..CountOptions::new(mode) };
-    let again = with_threads(threads, || divide_with_progress(board, depth, &search, &|_, _| {}))?;
-    Ok(if again.iter().any(|(_, n)| n.is_none()) {
-        Verification::Interrupted
-    } else if again == *divide {
-        Verification::Agrees
-    } else {
-        Verification::Differs(again.iter().filter_map(|&(_, n)| n).sum())
-    })
-}
-
 /// A run, planned: the position, where its output and report go, and the
 /// table it counts with.
 struct RunPlan {
@@ -273,7 +241,7 @@ fn report_run(
         true
     } else if plan.verifying {
         let choice = plan.choice.as_ref().expect("--verify-hash has a table");
-        !verify_run(board, depth, mode, choice, threads, &divide, nodes, &mut hash, out)?
+        !verify_run(board, depth, mode, choice, threads, &divide, &mut hash, out)?
     } else {
         false
     };
@@ -292,8 +260,9 @@ fn report_run(
     Ok(EXIT_OK)
 }
 
-/// Counts again with the second key set (`--verify-hash`) and records the
-/// verdict in `hash`; false when a stop cut it short (said on `out`).
+/// Counts again with the second key set (`--verify-hash`), root move by
+/// root move, and records the verdict in `hash`; false when a stop cut it
+/// short (said on `out`).
 ///
 /// # Errors
 /// When the two counts differ: a hash collision corrupted one of them.
@@ -305,19 +274,23 @@ fn verify_run(
     choice: &TableSize,
     threads: usize,
     divide: &Divide,
-    nodes: u128,
     hash: &mut Option<HashInfo>,
     out: &mut dyn Write,
 ) -> Result<bool> {
-    let verification = verify_hash(board, depth, mode, choice, threads, divide)?;
-    if let Verification::Interrupted = verification {
+    let nodes: u128 = divide.iter().filter_map(|&(_, n)| n).sum();
+    let second = output::make_table(choice, KeySet::Secondary, threads)?;
+    let search = CountOptions { table: Some(&second), stop: Some(&INTERRUPTED), ..CountOptions::new(mode) };
+    let again = with_threads(threads, || divide_with_progress(board, depth, &search, &|_, _| {}))?;
+    if again.iter().any(|(_, n)| n.is_none()) {
         writeln!(out, "interrupted during --verify-hash; the first run's total was {nodes} (not verified)")?;
         return Ok(false);
     }
+    let agrees = again == *divide;
     if let Some(hash) = hash.as_mut() {
-        hash.verified = Some(matches!(verification, Verification::Agrees));
+        hash.verified = Some(agrees);
     }
-    if let Verification::Differs(other) = verification {
+    if !agrees {
+        let other: u128 = again.iter().filter_map(|&(_, n)| n).sum();
         bail!(
             "--verify-hash: the second key set gives {other} nodes, the first {nodes}: a hash collision \
              corrupted one of the runs; rerun without --hash for the exact count"
