@@ -39,20 +39,13 @@ pub fn summarize(
 /// Every count of `plan` not asked in `outcome`, and why: skipped by the
 /// options, unsupported by the engine, or not run (the run stopped first).
 pub fn skipped_checks(outcome: &CheckOutcome, plan: &SuitePlan) -> Vec<SkippedCheck> {
-    let ran: std::collections::HashSet<(&str, usize, u32)> =
-        outcome.results.iter().map(|r| (r.file.as_str(), r.line, r.depth)).collect();
+    let ran = outcome.results.iter().map(|r| (r.file.as_str(), r.line, r.depth));
     let unsupported = outcome.unsupported_reason.clone().unwrap_or_default();
-    let mut skipped = plan.skipped_checks().to_vec();
-    for (index, check) in plan.planned().iter().enumerate() {
-        if ran.contains(&(check.file.as_str(), check.line, check.depth)) {
-            continue;
-        }
-        let reason = if outcome.unsupported_checks.binary_search(&index).is_ok() {
+    plan.skipped_besides(ran, |index| {
+        if outcome.unsupported_checks.binary_search(&index).is_ok() {
             SkipReason::Unsupported(unsupported.clone())
         } else {
             SkipReason::NotRun
-        };
-        skipped.push(SkippedCheck { file: check.file.clone(), line: check.line, depth: check.depth, reason });
-    }
-    skipped
+        }
+    })
 }

@@ -106,7 +106,7 @@ pub fn bench(args: BenchArgs) -> Result<u8> {
     let BenchSet { positions, name: set_name, version } = load_positions(args.positions.as_deref())?;
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "bench", !args.no_json)?;
     if let Some(positions) = &args.positions {
-        ReportTarget::refuse_over(&target, &[(positions, "the --positions file")])?;
+        ReportTarget::refuse_over(&target, "--json", &[(positions, "the --positions file")])?;
     }
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
 

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use perft::report::ci::{github, junit, CiRun};
 
 use super::args::{Annotations, CiArgs};
-use super::output::{same_path, ReportTarget};
+use super::output::ReportTarget;
 
 /// Where a run's CI formats go, resolved before the run.
 pub struct CiTarget {
@@ -25,15 +25,9 @@ impl CiTarget {
             Some(path) => ReportTarget::resolve(Some(Some(path.as_path())), "junit", false)?,
             None => None,
         };
-        if let Some(ReportTarget::File(path)) = &junit {
-            if let Some(input) = inputs.iter().find(|input| same_path(path, input)) {
-                bail!(
-                    "--junit {} is the input {}: the report would replace it",
-                    path.display(),
-                    input.display()
-                );
-            }
-        }
+        let inputs: Vec<(&Path, &str)> =
+            inputs.iter().map(|p| (p.as_path(), "an input of this run")).collect();
+        ReportTarget::refuse_over(&junit, "--junit", &inputs)?;
         if json_to_stdout && ReportTarget::is_stdout(&junit) {
             bail!("--json - and --junit - both want standard output: send one of them to a file");
         }

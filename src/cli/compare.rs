@@ -185,7 +185,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     }
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "compare", false)?;
     if let Some(positions) = &args.positions {
-        ReportTarget::refuse_over(&target, &[(positions, "the --positions file")])?;
+        ReportTarget::refuse_over(&target, "--json", &[(positions, "the --positions file")])?;
     }
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
     for note in output::pattern_notes(&args.patterns, &names) {

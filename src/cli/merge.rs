@@ -109,7 +109,7 @@ pub fn merge(args: MergeArgs) -> Result<u8> {
 /// its manifest, a unit file or a result.
 fn refuse_plan_files(target: &Option<ReportTarget>, plan: &Path) -> Result<()> {
     let Some(ReportTarget::File(report)) = target else { return Ok(()) };
-    ReportTarget::refuse_over(target, &[(&plan.join("manifest.json"), "the plan's manifest")])?;
+    ReportTarget::refuse_over(target, "--json", &[(&plan.join("manifest.json"), "the plan's manifest")])?;
     let parent = report.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     for (dir, what) in [("units", "the plan's units"), ("results", "the plan's results")] {
         if output::same_path(parent, &plan.join(dir)) {

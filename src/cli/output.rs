@@ -240,16 +240,16 @@ impl ReportTarget {
         Ok(Some(ReportTarget::Fresh(target)))
     }
 
-    /// Refuses, before any work, a report file that is one of the run's
-    /// inputs (`inputs`: each path, and what it is to the run, such as
-    /// `the --checkpoint journal`): writing it would replace what the run
-    /// reads.
-    pub fn refuse_over(target: &Option<ReportTarget>, inputs: &[(&Path, &str)]) -> Result<()> {
+    /// Refuses, before any work, a report file (given with `option`, such
+    /// as `--json`) that is one of the run's inputs (`inputs`: each path,
+    /// and what it is to the run, such as `the --checkpoint journal`):
+    /// writing it would replace what the run reads.
+    pub fn refuse_over(target: &Option<ReportTarget>, option: &str, inputs: &[(&Path, &str)]) -> Result<()> {
         let Some(ReportTarget::File(report)) = target else { return Ok(()) };
         for (input, what) in inputs {
             if same_path(report, input) {
                 bail!(
-                    "--json {} is {what}: the report would replace it; write the report to another file",
+                    "{option} {} is {what}: the report would replace it; write the report to another file",
                     report.display()
                 );
             }
@@ -373,15 +373,7 @@ pub fn human_output(report_on_stdout: bool) -> Box<dyn Write> {
     }
 }
 
-/// `count - reference` with its sign (`+5`, `-6007`, `+0`), exact for any
-/// two counts.
-pub fn signed_difference(count: u128, reference: u128) -> String {
-    if count >= reference {
-        format!("+{}", count - reference)
-    } else {
-        format!("-{}", reference - count)
-    }
-}
+pub use perft::report::signed_difference;
 
 /// A node count as a progress bar position: counts past 2⁶⁴ are shifted
 /// right by `shift` bits (see [`progress_shift`]) so they fit its `u64`.

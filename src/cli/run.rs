@@ -158,7 +158,7 @@ fn plan_run(args: &RunArgs) -> Result<RunPlan> {
     let journals = [(&args.checkpoint, "the --checkpoint journal"), (&args.resume, "the --resume journal")];
     let inputs: Vec<(&Path, &str)> =
         journals.iter().filter_map(|(path, what)| path.as_deref().map(|p| (p, *what))).collect();
-    ReportTarget::refuse_over(&target, &inputs)?;
+    ReportTarget::refuse_over(&target, "--json", &inputs)?;
     if (args.checkpoint.is_some() || args.resume.is_some()) && args.depth < 2 {
         bail!("--checkpoint and --resume need a depth of at least 2");
     }

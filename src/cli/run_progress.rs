@@ -124,21 +124,26 @@ impl LiveProgress {
                 }
             }
         }
-        let due = state.last_write.is_none_or(|t| t.elapsed() >= WRITE_EVERY);
-        if let Some(path) = self.file.as_ref().filter(|_| due) {
+        if state.last_write.is_none_or(|t| t.elapsed() >= WRITE_EVERY) {
             state.last_write = Some(Instant::now());
-            let file = ProgressFile {
-                kind: "progress",
-                fen: &self.fen,
-                depth: self.depth,
-                threads: self.threads,
-                done: false,
-                snapshot,
-            };
             // A dashboard's file that cannot be written must not stop the
             // count: the final write reports the error.
-            let _ = perft::report::write_json_atomic(path, &file);
+            let _ = self.write_file(snapshot, false);
         }
+    }
+
+    /// Rewrites the progress file, if there is one.
+    fn write_file(&self, snapshot: Snapshot, done: bool) -> std::io::Result<()> {
+        let Some(path) = &self.file else { return Ok(()) };
+        let file = ProgressFile {
+            kind: "progress",
+            fen: &self.fen,
+            depth: self.depth,
+            threads: self.threads,
+            done,
+            snapshot,
+        };
+        perft::report::write_json_atomic(path, &file)
     }
 
     /// Ends the display; writes the file a last time (`done`), and returns
@@ -147,17 +152,7 @@ impl LiveProgress {
         self.bar.finish_and_clear();
         let state = self.lock();
         let last = state.progress.snapshot(self.start.elapsed().as_secs_f64());
-        if let Some(path) = &self.file {
-            let file = ProgressFile {
-                kind: "progress",
-                fen: &self.fen,
-                depth: self.depth,
-                threads: self.threads,
-                done: true,
-                snapshot: last,
-            };
-            perft::report::write_json_atomic(path, &file)?;
-        }
+        self.write_file(last, true)?;
         Ok(RunProgress {
             subtrees: last.subtrees,
             resumed: state.resumed,

@@ -41,27 +41,8 @@ pub fn suite_files(paths: &[std::path::PathBuf]) -> Vec<SuiteFile> {
 /// Each wrong count with its position and our divide.
 fn print_failures(out: &mut dyn Write, results: &[SuiteResult]) -> Result<()> {
     for failure in results.iter().filter(|r| !r.ok) {
-        writeln!(
-            out,
-            "FAIL {}: depth {}: expected {}, got {} ({})",
-            output::location(&failure.file, failure.line),
-            failure.depth,
-            failure.expected,
-            failure.nodes,
-            output::signed_difference(failure.nodes, failure.expected)
-        )?;
-        writeln!(out, "  fen: {}", failure.fen)?;
-        if let Some(recount) = failure.recount {
-            writeln!(
-                out,
-                "  the recount with the second hash key set gives {recount}: a hash collision corrupted one \
-                 of the two counts; rerun without --hash for the exact count"
-            )?;
-        }
-        writeln!(out, "  our divide at depth {}:", failure.depth)?;
-        for entry in &failure.divide {
-            writeln!(out, "    {}: {}", entry.mv, entry.nodes)?;
-        }
+        writeln!(out, "FAIL {}: {}", output::location(&failure.file, failure.line), failure.mismatch())?;
+        failure.write_details(out, "  ")?;
     }
     Ok(())
 }

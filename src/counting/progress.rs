@@ -106,22 +106,26 @@ impl Progress {
     /// Subtree `index` was found done before this run (in a journal): it
     /// counts as done, but not towards the rate.
     pub fn resumed(&mut self, index: usize, nodes: u128) {
-        self.done_weight += self.weights.get(index).copied().unwrap_or(0.0);
-        self.subtrees_done += 1;
-        self.nodes_done += nodes;
+        self.done(index, nodes);
     }
 
     /// Subtree `index` finished with `nodes`, `seconds` after the start.
     pub fn finished(&mut self, index: usize, nodes: u128, seconds: f64) {
-        let weight = self.weights.get(index).copied().unwrap_or(0.0);
-        self.done_weight += weight;
-        self.subtrees_done += 1;
-        self.nodes_done += nodes;
+        let weight = self.done(index, nodes);
         self.recent.push_back((seconds, weight, nodes));
         while self.recent.len() > MIN_KEPT + 1 && self.recent[1].0 < seconds - RATE_WINDOW {
             self.recent.pop_front();
             self.dropped = true;
         }
+    }
+
+    /// Counts subtree `index` done with `nodes`; its weight.
+    fn done(&mut self, index: usize, nodes: u128) -> f64 {
+        let weight = self.weights.get(index).copied().unwrap_or(0.0);
+        self.done_weight += weight;
+        self.subtrees_done += 1;
+        self.nodes_done += nodes;
+        weight
     }
 
     /// The progress `seconds` after the start.

@@ -90,6 +90,16 @@ macro_rules! impl_report {
 }
 impl_report!(RunReport => "run", SuiteReport => "suite", BenchReport => "bench", CompareReport => "compare", CheckReport => "check");
 
+/// `count - reference` with its sign (`+5`, `-6007`, `+0`), exact for any
+/// two counts.
+pub fn signed_difference(count: u128, reference: u128) -> String {
+    if count >= reference {
+        format!("+{}", count - reference)
+    } else {
+        format!("-{}", reference - count)
+    }
+}
+
 /// `nodes / seconds`, or 0 when no time was measured.
 pub fn nodes_per_second(nodes: u128, seconds: f64) -> f64 {
     if seconds > 0.0 {

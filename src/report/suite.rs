@@ -38,6 +38,35 @@ pub struct SuiteResult {
     pub recount: Option<u128>,
 }
 
+impl SuiteResult {
+    /// A wrong count in one line: `depth 2: expected 401, got 400 (-1)`.
+    pub fn mismatch(&self) -> String {
+        let difference = super::signed_difference(self.nodes, self.expected);
+        format!("depth {}: expected {}, got {} ({difference})", self.depth, self.expected, self.nodes)
+    }
+
+    /// What follows it, each line after `indent`: the FEN, what a recount
+    /// that differs says, and our divide.
+    ///
+    /// # Errors
+    /// Any error writing `out`.
+    pub fn write_details(&self, out: &mut dyn std::io::Write, indent: &str) -> std::io::Result<()> {
+        writeln!(out, "{indent}fen: {}", self.fen)?;
+        if let Some(recount) = self.recount {
+            writeln!(
+                out,
+                "{indent}the recount with the second hash key set gives {recount}: a hash collision \
+                 corrupted one of the two counts; rerun without --hash for the exact count"
+            )?;
+        }
+        writeln!(out, "{indent}our divide at depth {}:", self.depth)?;
+        for entry in &self.divide {
+            writeln!(out, "{indent}  {}: {}", entry.mv, entry.nodes)?;
+        }
+        Ok(())
+    }
+}
+
 /// A line (or file) of a suite that could not be used.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SuiteError {

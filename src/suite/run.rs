@@ -390,9 +390,23 @@ impl SuitePlan {
         self.skipped
     }
 
-    /// Every count skipped by the options, and why.
-    pub fn skipped_checks(&self) -> &[SkippedCheck] {
-        &self.skipped_checks
+    /// Every count not run: those the options skipped, then the planned
+    /// ones not among `ran` (file, line and depth of each count that ran),
+    /// each with the reason `why` gives for its index in [`Self::planned`].
+    pub fn skipped_besides<'r>(
+        &self,
+        ran: impl IntoIterator<Item = (&'r str, usize, u32)>,
+        why: impl Fn(usize) -> SkipReason,
+    ) -> Vec<SkippedCheck> {
+        let ran: std::collections::HashSet<(&str, usize, u32)> = ran.into_iter().collect();
+        let mut skipped = self.skipped_checks.clone();
+        for (index, check) in self.checks.iter().enumerate() {
+            if !ran.contains(&(check.file.as_str(), check.line, check.depth)) {
+                let (file, line, depth) = (check.file.clone(), check.line, check.depth);
+                skipped.push(SkippedCheck { file, line, depth, reason: why(index) });
+            }
+        }
+        skipped
     }
 
     /// Checks skipped because their position is Chess960.
@@ -476,12 +490,9 @@ impl SuitePlan {
     }
 
     /// The outcome of a run that gave `results` in `seconds`.
-    fn finish(mut self, results: Vec<SuiteResult>, seconds: f64, interrupted: bool) -> SuiteOutcome {
-        let ran: std::collections::HashSet<(&str, usize, u32)> =
-            results.iter().map(|r| (r.file.as_str(), r.line, r.depth)).collect();
-        let mut skipped = std::mem::take(&mut self.skipped_checks);
-        skipped.extend(not_run_checks(&self.checks, |c| ran.contains(&(c.file.as_str(), c.line, c.depth))));
-        drop(ran);
+    fn finish(self, results: Vec<SuiteResult>, seconds: f64, interrupted: bool) -> SuiteOutcome {
+        let ran = results.iter().map(|r| (r.file.as_str(), r.line, r.depth));
+        let skipped = self.skipped_besides(ran, |_| SkipReason::NotRun);
         let nodes: u128 = results.iter().map(|r| r.nodes).sum();
         let not_run = self.checks.len() - results.len();
         let summary = SuiteSummary {
@@ -595,18 +606,5 @@ fn count_check(
         seconds,
         divide,
         recount,
-    })
-}
-
-/// The planned checks that `ran` says were not run, as skipped.
-pub fn not_run_checks<'a>(
-    planned: &'a [PlannedCheck],
-    ran: impl Fn(&PlannedCheck) -> bool + 'a,
-) -> impl Iterator<Item = SkippedCheck> + 'a {
-    planned.iter().filter(move |c| !ran(c)).map(|c| SkippedCheck {
-        file: c.file.clone(),
-        line: c.line,
-        depth: c.depth,
-        reason: SkipReason::NotRun,
     })
 }

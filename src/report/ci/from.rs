@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use perft_harness::check::causes::bisection_of;
+use perft_harness::check::causes::bisected_result;
 use perft_harness::check::text::describe;
 
 use super::{case_name, CiCase, CiCause, CiOutcome, CiRun, CiSuite};
@@ -16,8 +16,12 @@ use perft_harness::check::ExpectedFrom;
 struct Grouper {
     built_in: bool,
     index: HashMap<String, usize>,
-    suites: Vec<(CiSuite, Vec<(usize, u32)>)>,
+    /// Each suite, with its cases keyed by line and depth.
+    suites: Vec<(CiSuite, Vec<Keyed>)>,
 }
+
+/// A case with the line and depth it is sorted by.
+type Keyed = ((usize, u32), CiCase);
 
 impl Grouper {
     fn new(built_in: bool) -> Self {
@@ -27,16 +31,13 @@ impl Grouper {
     /// Adds `case` to `file`'s suite, sorted by `line` and `depth` (`u32::MAX`
     /// for errors, which follow the counts of their line).
     fn add(&mut self, file: &str, depth: u32, case: CiCase) {
-        let suites = &mut self.suites;
-        let built_in = self.built_in;
+        let (suites, built_in) = (&mut self.suites, self.built_in);
         let at = *self.index.entry(file.to_string()).or_insert_with(|| {
             let path = (!built_in && !file.is_empty()).then(|| file.to_string());
             suites.push((CiSuite { name: file.to_string(), path, cases: Vec::new() }, Vec::new()));
             suites.len() - 1
         });
-        let (suite, keys) = &mut self.suites[at];
-        keys.push((case.line, depth));
-        suite.cases.push(case);
+        self.suites[at].1.push(((case.line, depth), case));
     }
 
     fn errors(&mut self, errors: &[SuiteError], unnamed: &str) {
@@ -65,11 +66,9 @@ impl Grouper {
     fn finish(self) -> Vec<CiSuite> {
         self.suites
             .into_iter()
-            .map(|(mut suite, keys)| {
-                let mut order: Vec<usize> = (0..keys.len()).collect();
-                order.sort_by_key(|&i| keys[i]);
-                let mut cases: Vec<Option<CiCase>> = suite.cases.into_iter().map(Some).collect();
-                suite.cases = order.into_iter().filter_map(|i| cases[i].take()).collect();
+            .map(|(mut suite, mut cases)| {
+                cases.sort_by_key(|(key, _)| *key);
+                suite.cases = cases.into_iter().map(|(_, case)| case).collect();
                 suite
             })
             .collect()
@@ -87,27 +86,13 @@ fn suite_case(result: &SuiteResult) -> CiCase {
     let outcome = if result.ok {
         CiOutcome::Passed
     } else {
-        let difference = if result.nodes >= result.expected {
-            format!("+{}", result.nodes - result.expected)
-        } else {
-            format!("-{}", result.expected - result.nodes)
-        };
-        let mut details = format!("fen: {}\n", result.fen);
-        if let Some(recount) = result.recount {
-            details.push_str(&format!(
-                "the recount with the second hash key set gives {recount}: a hash collision corrupted one of \
-                 the two counts; rerun without --hash for the exact count\n"
-            ));
+        let mut details = Vec::new();
+        // Writing into a Vec cannot fail.
+        let _ = result.write_details(&mut details, "");
+        CiOutcome::Failed {
+            message: result.mismatch(),
+            details: String::from_utf8_lossy(&details).into_owned(),
         }
-        details.push_str(&format!("our divide at depth {}:\n", result.depth));
-        for entry in &result.divide {
-            details.push_str(&format!("  {}: {}\n", entry.mv, entry.nodes));
-        }
-        let message = format!(
-            "depth {}: expected {}, got {} ({difference})",
-            result.depth, result.expected, result.nodes
-        );
-        CiOutcome::Failed { message, details }
     };
     CiCase {
         name: case_name(&result.file, result.line, result.depth),
@@ -164,23 +149,15 @@ fn check_case(report: &CheckReport, index: usize, causes: &HashMap<usize, usize>
             details.push_str(&format!("cause: {}\n", cause.description));
         }
         details.push_str(&format!("test position: {}\n", result.fen));
+        let bisected = bisected_result(&report.results, index);
         let mut described = Vec::new();
-        match (bisection_of(&report.results, index), &result.bisection_error) {
+        match (&bisected.bisection, &result.bisection_error) {
             (Some(bisection), _) => describe(&mut described, bisection).unwrap_or_default(),
             (None, Some(error)) => described.extend(format!("  bisection stopped: {error}\n").bytes()),
             (None, None) => {}
         }
         details.push_str(&String::from_utf8_lossy(&described));
-        let reproduce = result.reproduce.as_ref().or_else(|| {
-            let depth = result.bisected_at?;
-            report
-                .results
-                .iter()
-                .find(|r| r.file == result.file && r.line == result.line && r.depth == depth)?
-                .reproduce
-                .as_ref()
-        });
-        if let Some(command) = reproduce {
+        if let Some(command) = &bisected.reproduce {
             details.push_str(&format!("  reproduce: {command}\n"));
         }
         CiOutcome::Failed { message, details }

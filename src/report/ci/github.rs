@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use perft_harness::check::text::plural;
 
-use super::{CiCase, CiOutcome, CiRun, CiSuite};
+use super::{CiCase, CiRun, CiSuite, Problem};
 
 /// At most this many annotations (GitHub shows 10 errors per step and 50
 /// per job); one warning says how many more there were.
@@ -46,17 +46,16 @@ fn repository_path<'a>(path: &'a str, workspace: Option<&str>) -> &'a str {
 /// then the rest in file order, at most [`MAX_ANNOTATIONS`] in all, then a
 /// `::warning` saying how many more there were.
 pub fn annotations(run: &CiRun, workspace: Option<&str>) -> Vec<String> {
-    let mut cases: Vec<(&CiSuite, &CiCase)> = run
-        .suites
-        .iter()
-        .flat_map(|suite| suite.cases.iter().map(move |case| (suite, case)))
-        .filter(|(_, case)| matches!(case.outcome, CiOutcome::Failed { .. } | CiOutcome::Error { .. }))
-        .collect();
+    let mut cases: Vec<(&CiSuite, &CiCase, Problem)> =
+        run.cases().filter_map(|(suite, case)| Some((suite, case, case.outcome.problem()?))).collect();
     let is_example = |case: &CiCase| case.cause.is_some_and(|c| run.causes[c].example == case.name);
     // Stable: examples first, each group in file order.
-    cases.sort_by_key(|(_, case)| !is_example(case));
-    let mut lines: Vec<String> =
-        cases.iter().take(MAX_ANNOTATIONS).map(|(suite, case)| annotation(suite, case, workspace)).collect();
+    cases.sort_by_key(|(_, case, _)| !is_example(case));
+    let mut lines: Vec<String> = cases
+        .iter()
+        .take(MAX_ANNOTATIONS)
+        .map(|(suite, case, problem)| annotation(suite, case, problem, workspace))
+        .collect();
     if cases.len() > MAX_ANNOTATIONS {
         lines.push(format!(
             "::warning title={}::{}",
@@ -71,14 +70,7 @@ pub fn annotations(run: &CiRun, workspace: Option<&str>) -> Vec<String> {
 }
 
 /// One `::error` command.
-fn annotation(suite: &CiSuite, case: &CiCase, workspace: Option<&str>) -> String {
-    let (title, message, details) = match &case.outcome {
-        CiOutcome::Failed { message, details } => ("wrong perft count", message, details),
-        CiOutcome::Error { message, details } => ("no perft count", message, details),
-        CiOutcome::Passed | CiOutcome::Skipped { .. } => {
-            unreachable!("only failures and errors are annotated")
-        }
-    };
+fn annotation(suite: &CiSuite, case: &CiCase, problem: &Problem, workspace: Option<&str>) -> String {
     let mut properties = String::new();
     if let Some(path) = &suite.path {
         properties.push_str(&format!("file={},", escape_property(repository_path(path, workspace))));
@@ -86,8 +78,12 @@ fn annotation(suite: &CiSuite, case: &CiCase, workspace: Option<&str>) -> String
             properties.push_str(&format!("line={},", case.line));
         }
     }
-    properties.push_str(&format!("title={}", escape_property(&format!("{title}: {}", case.name))));
-    let text = if details.is_empty() { message.clone() } else { format!("{message}\n{details}") };
+    properties.push_str(&format!("title={}", escape_property(&format!("{}: {}", problem.title, case.name))));
+    let text = if problem.details.is_empty() {
+        problem.message.to_string()
+    } else {
+        format!("{}\n{}", problem.message, problem.details)
+    };
     format!("::error {properties}::{}", escape_data(text.trim_end()))
 }
 
@@ -141,15 +137,7 @@ pub fn step_summary(run: &CiRun) -> String {
             }
         }
     }
-    let failing: Vec<_> = run
-        .suites
-        .iter()
-        .flat_map(|s| &s.cases)
-        .filter_map(|c| match &c.outcome {
-            CiOutcome::Failed { message, .. } | CiOutcome::Error { message, .. } => Some((c, message)),
-            _ => None,
-        })
-        .collect();
+    let failing: Vec<_> = run.cases().filter_map(|(_, c)| Some((c, c.outcome.problem()?.message))).collect();
     if !failing.is_empty() {
         let _ = writeln!(md, "\n**Wrong counts and errors**\n\n| count | what | cause |\n|---|---|---:|");
         for (case, message) in failing.iter().take(SUMMARY_FAILURES) {
@@ -164,7 +152,7 @@ pub fn step_summary(run: &CiRun) -> String {
             );
         }
     }
-    let mut timed: Vec<_> = run.suites.iter().flat_map(|s| &s.cases).filter(|c| c.seconds > 0.0).collect();
+    let mut timed: Vec<_> = run.cases().map(|(_, c)| c).filter(|c| c.seconds > 0.0).collect();
     timed.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
     if !timed.is_empty() {
         let _ = writeln!(md, "\n**Slowest counts**\n\n| count | seconds |\n|---|---:|");

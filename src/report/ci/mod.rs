@@ -87,6 +87,30 @@ pub enum CiOutcome {
     },
 }
 
+/// What went wrong in a case that failed or gave no count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Problem<'a> {
+    /// `wrong perft count` or `no perft count`.
+    pub title: &'static str,
+    /// In one line.
+    pub message: &'a str,
+    /// In several (may be empty).
+    pub details: &'a str,
+}
+
+impl CiOutcome {
+    /// The problem of a wrong count or an error; `None` for a case that
+    /// passed or was skipped.
+    pub fn problem(&self) -> Option<Problem<'_>> {
+        let (title, message, details) = match self {
+            CiOutcome::Failed { message, details } => ("wrong perft count", message, details),
+            CiOutcome::Error { message, details } => ("no perft count", message, details),
+            CiOutcome::Passed | CiOutcome::Skipped { .. } => return None,
+        };
+        Some(Problem { title, message, details })
+    }
+}
+
 /// A cause of wrong counts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CiCause {
@@ -138,7 +162,12 @@ impl Tally {
 impl CiRun {
     /// Totals of every suite.
     pub fn tally(&self) -> Tally {
-        Tally::of(self.suites.iter().flat_map(|s| &s.cases))
+        Tally::of(self.cases().map(|(_, case)| case))
+    }
+
+    /// Every case with its suite, in order.
+    pub fn cases(&self) -> impl Iterator<Item = (&CiSuite, &CiCase)> {
+        self.suites.iter().flat_map(|suite| suite.cases.iter().map(move |case| (suite, case)))
     }
 }
 

@@ -122,17 +122,23 @@ pub struct Cause {
     pub results: Vec<usize>,
 }
 
+/// The result that was bisected for a failing result: itself, or the same
+/// position's count at its bisected depth.
+pub fn bisected_result(results: &[CheckResult], index: usize) -> &CheckResult {
+    let result = &results[index];
+    result
+        .bisected_at
+        .filter(|_| result.bisection.is_none())
+        .and_then(|depth| {
+            results.iter().find(|r| r.file == result.file && r.line == result.line && r.depth == depth)
+        })
+        .unwrap_or(result)
+}
+
 /// The bisection of a failing result: its own, or that of the same
 /// position's bisected depth.
 pub fn bisection_of(results: &[CheckResult], index: usize) -> Option<&Bisection> {
-    let result = &results[index];
-    result.bisection.as_ref().or_else(|| {
-        let depth = result.bisected_at?;
-        results
-            .iter()
-            .find(|r| r.file == result.file && r.line == result.line && r.depth == depth)
-            .and_then(|r| r.bisection.as_ref())
-    })
+    bisected_result(results, index).bisection.as_ref()
 }
 
 /// The first line of an error, without the engine's output.
