@@ -173,7 +173,7 @@ fn headroom(bytes: u64) -> u64 {
 /// for a table to pay (perft(`depth`) estimated under 10⁸ nodes). The
 /// table holds subtrees of two plies and more, and transpositions make the
 /// positions far fewer than the nodes: perft(9) of the start position
-/// stores about 10⁸ counts, nine in ten in 8-byte entries (the sizes the
+/// stores about 10⁸ counts, nearly all in 8-byte entries (the sizes the
 /// start position's counts get, and why: `table_bytes_for`).
 pub fn useful_table_bytes(board: &Board, depth: u32) -> u64 {
     if depth < 3 || estimate_nodes(board, depth).nodes < PAYS_FROM_NODES {

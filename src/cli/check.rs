@@ -11,7 +11,7 @@ use perft::check::{run_check, skipped_checks, summarize, CheckEvent, CheckOption
 use perft::counting::{with_threads, Mode};
 use perft::engine::{Engine, EngineOptions, EnginePosition, EngineSpec};
 use perft::report::ci::from_check;
-use perft::report::{CheckReport, CheckedEngine, ReportHeader, SuiteSettings};
+use perft::report::{signed_difference, CheckReport, CheckedEngine, ReportHeader, SuiteSettings};
 use perft::suite::{SuiteOptions, SuitePlan};
 
 use super::args::{CheckArgs, DebugArgs};
@@ -261,7 +261,7 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
                 step.depth,
                 step.ours,
                 step.theirs,
-                output::signed_difference(step.theirs, step.ours)
+                signed_difference(step.theirs, step.ours)
             );
         })
     })?;

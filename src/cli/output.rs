@@ -373,8 +373,6 @@ pub fn human_output(report_on_stdout: bool) -> Box<dyn Write> {
     }
 }
 
-pub use perft::report::signed_difference;
-
 /// A node count as a progress bar position: counts past 2⁶⁴ are shifted
 /// right by `shift` bits (see [`progress_shift`]) so they fit its `u64`.
 pub fn progress_units(nodes: u128, shift: u32) -> u64 {

@@ -57,14 +57,16 @@ const ENTRIES_PER_BUCKET: usize = 4;
 const NARROW_PER_BUCKET: usize = 8;
 /// Subtrees of at most this many plies go to narrow entries.
 const NARROW_MAX_DEPTH: u32 = 3;
-/// Bits of a narrow entry below the key check: the depth (2 bits, the
-/// lowest; 0 only in an empty entry) and the count (24 bits).
-const NARROW_CHECK_SHIFT: u32 = 26;
-/// Bits of a narrow entry that hold its depth.
+/// Bits of a narrow entry that hold its depth, the lowest ones (1 to 3; 0
+/// only in an empty entry).
 const NARROW_DEPTH_BITS: u32 = 2;
-/// The largest count a narrow entry holds (a three-ply count is at most
-/// 218³, under 2²⁴).
-const NARROW_MAX_COUNT: u64 = (1 << 24) - 1;
+/// Bits of a narrow entry that hold its count, above the depth (a
+/// three-ply count is at most 218³, under 2²⁴).
+const NARROW_COUNT_BITS: u32 = 24;
+/// Bits of a narrow entry below the key check: the depth and the count.
+const NARROW_CHECK_SHIFT: u32 = NARROW_DEPTH_BITS + NARROW_COUNT_BITS;
+/// The largest count a narrow entry holds.
+const NARROW_MAX_COUNT: u64 = (1 << NARROW_COUNT_BITS) - 1;
 /// The bits of a narrow entry that hold the depth and the count.
 const NARROW_COUNT_AND_DEPTH: u64 = (1 << NARROW_CHECK_SHIFT) - 1;
 
@@ -431,15 +433,15 @@ impl PerftTable {
     fn store_narrow(&self, key: u64, depth: u32, count: u64) {
         let tag = narrow_entry(key, depth, 0);
         let entries = &self.narrow_bucket(key, depth).entries;
-        // Every entry read, no early exit (as in `probe`): the first empty
-        // one costs 0, a full one its count plus one, and the cheapest is
-        // the victim; buckets fill from the front, so the first empty one
-        // comes after every full one.
+        // Every entry read, no early exit (as in `probe`): an empty one
+        // costs 0, a full one its count times four plus its depth (the
+        // bits below its key check: ordered as the counts), and the first
+        // cheapest is the victim; buckets fill from the front, so the first
+        // empty one comes after every full one.
         let (mut victim, mut victim_cost, mut present) = (0, u64::MAX, false);
         for (i, entry) in entries.iter().enumerate() {
             let word = entry.load(Ordering::Relaxed);
             present |= narrow_holds(word, tag);
-            // The count, times four, plus the depth: ordered as the counts.
             let cost = word & NARROW_COUNT_AND_DEPTH;
             if cost < victim_cost {
                 (victim, victim_cost) = (i, cost);
@@ -628,7 +630,7 @@ mod tests {
     fn narrow_buckets_tell_the_high_key_bits() {
         // Keys that differ only in bit `b` lie 2^b apart, so with 2^(64 - b)
         // buckets or more they never share one: from 2^26 narrow buckets
-        // (a table of about 4.9 GB), keys that differ only above the 38
+        // (a table of 4.6 GiB), keys that differ only above the 38
         // bits a narrow entry checks are never taken for each other.
         let mut key = 0x0123_4567_89ab_cdefu64;
         for bit in 38..64 {
