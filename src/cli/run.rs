@@ -63,10 +63,15 @@ fn count_by_subtrees(
     let live =
         LiveProgress::new(weights, !args.quiet, args.progress_json.clone(), board.fen(), depth, threads);
     live.resumed(&done);
-    let divide = with_threads(threads, || {
-        count_journaled(board, depth, search, &tasks, journal.as_ref(), &done, &|i, n| live.finished(i, n))
-    })?
-    .context("cannot write the journal; stopped")?;
+    let divide = live
+        .while_ticking(|| {
+            with_threads(threads, || {
+                count_journaled(board, depth, search, &tasks, journal.as_ref(), &done, &|i, n| {
+                    live.finished(i, n)
+                })
+            })
+        })?
+        .context("cannot write the journal; stopped")?;
     let progress = live.finish().context("cannot write the --progress-json file")?;
     Ok(Counted { divide, resumed: done.values().sum(), progress: Some(progress) })
 }
