@@ -5,8 +5,14 @@
 # depth plus a summary, results/deep-<timestamp>.json, with the wall time
 # of the whole process (table set-up and freeing included).
 #
+# Each count journals its finished subtrees to results/deep-d<D>.journal and
+# writes its progress to results/deep-d<D>.progress.json about once a second.
+# A count stopped by Ctrl-C or SIGTERM keeps its journal, and the same command
+# run again resumes from it; the journal is removed once the count finishes.
+#
 #   scripts/deep.sh            perft(9) and perft(10), all cores
 #   THREADS=2 scripts/deep.sh 9
+#   THREADS=2 scripts/deep.sh 11   about 2.5 hours on two cores of a slow VM
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,9 +32,20 @@ rows=()
 status=0
 for depth in "${depths[@]}"; do
     report="results/deep-d$depth-$stamp.json"
+    journal="results/deep-d$depth.journal"
+    resumed=false
+    if [ -s "$journal" ]; then
+        echo "perft($depth): resuming from $journal"
+        journal_args=(--resume "$journal")
+        resumed=true
+    else
+        journal_args=(--checkpoint "$journal")
+    fi
     started="${EPOCHREALTIME:-$(date +%s)}"
-    ./target/release/perft run "$depth" --hash auto -t "$threads" --quiet --json "$report" >/dev/null
+    ./target/release/perft run "$depth" --hash auto -t "$threads" "${journal_args[@]}" \
+        --progress-json "results/deep-d$depth.progress.json" --json "$report" >/dev/null
     ended="${EPOCHREALTIME:-$(date +%s)}"
+    rm -f "$journal"
     wall=$(awk "BEGIN { printf \"%.2f\", $ended - $started }")
     nodes=$(sed -n 's/^  "nodes": "\{0,1\}\([0-9]*\)"\{0,1\},$/\1/p' "$report" | head -1)
     ok=true
@@ -37,7 +54,7 @@ for depth in "${depths[@]}"; do
         ok=false
         status=1
     fi
-    rows+=("{\"depth\": $depth, \"nodes\": \"$nodes\", \"exact\": $ok, \"wall_s\": $wall, \"threads\": $threads, \"report\": \"$report\"}")
+    rows+=("{\"depth\": $depth, \"nodes\": \"$nodes\", \"exact\": $ok, \"wall_s\": $wall, \"resumed\": $resumed, \"threads\": $threads, \"report\": \"$report\"}")
     echo "perft($depth) = $nodes in $wall s wall ($threads threads): $report"
 done
 {
