@@ -170,16 +170,17 @@ fn headroom(bytes: u64) -> u64 {
 /// Bytes of table a count of `board` to `depth` can use: a byte per two
 /// nodes of perft(`depth` - 2), growing as their power 0.75 beyond
 /// 1.2 · 10⁸ of them, at least 1 MiB; 0 where the count is too small
-/// for a table to pay (perft(`depth`) estimated under 10⁸ nodes). The
-/// table holds subtrees of two plies and more, and transpositions make the
-/// positions far fewer than the nodes: perft(9) of the start position
+/// for a table to pay (perft(`depth`) estimated under 10⁸ nodes, growth
+/// held flat: [`crate::counting::Estimate::nodes_at_flat_growth`]). The
+/// table holds subtrees of two plies and more, and transpositions make
+/// the positions far fewer than the nodes: perft(9) of the start position
 /// stores about 10⁸ counts, nearly all in 8-byte entries (the sizes the
 /// start position's counts get, and why: `table_bytes_for`).
 pub fn useful_table_bytes(board: &Board, depth: u32) -> u64 {
-    if depth < 3 || estimate_nodes(board, depth).nodes < PAYS_FROM_NODES {
+    if depth < 3 || estimate_nodes(board, depth).nodes_at_flat_growth < PAYS_FROM_NODES {
         return 0;
     }
-    table_bytes_for(estimate_nodes(board, depth - 2).nodes)
+    table_bytes_for(estimate_nodes(board, depth - 2).nodes_at_flat_growth)
 }
 
 /// Below this many nodes a count is over before a table pays for itself.

@@ -469,8 +469,8 @@ fn absurd_depths_are_refused_or_estimated() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("65"));
     let board = Board::startpos();
     let estimate = perft::counting::estimate_nodes(&board, 9).nodes;
-    // Within a factor of three of the real 2,439,530,234,167.
-    assert!((0.8e12..7.3e12).contains(&estimate), "estimate {estimate:e}");
+    // Within 10% of the real 2,439,530,234,167.
+    assert!((2.2e12..2.7e12).contains(&estimate), "estimate {estimate:e}");
     let exact = perft::counting::estimate_nodes(&board, 3).nodes;
     assert_eq!(exact, 8902.0);
 }

@@ -497,7 +497,8 @@ fn unit_table_size(
     depth: u32,
     positions: usize,
 ) -> Result<(u64, Option<String>), DistError> {
-    let nodes = || first.map_or(0.0, |board| estimate_nodes(board, depth).nodes * positions as f64);
+    let nodes =
+        || first.map_or(0.0, |board| estimate_nodes(board, depth).nodes_at_flat_growth * positions as f64);
     let useful = || memory::useful_bytes_for_nodes(nodes());
     match memory::resolve_table(hash, useful, "this unit", 1.0, memory::memory_source) {
         Ok(Some(table)) => Ok((table.megabytes, table.auto)),
