@@ -11,7 +11,7 @@ use std::fmt;
 use std::path::Path;
 
 use crate::board::Board;
-use crate::counting::estimate_nodes;
+use crate::counting::{estimate_nodes, PerftTable};
 
 /// One mebibyte.
 const MB: u64 = 1 << 20;
@@ -227,6 +227,91 @@ const LINEAR_UP_TO: f64 = 1.2e8;
 /// How the table grows beyond [`LINEAR_UP_TO`] (see [`table_bytes_for`]).
 const GROWTH: f64 = 0.75;
 
+/// What [`fit_to_memory_speed`] cut: the table's MiB before and after, and
+/// how many times a random read over each cost one within its first GiB.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MemoryCut {
+    /// MiB before the cut.
+    pub from_megabytes: u64,
+    /// Cost of a random read over the table before the cut, in reads within
+    /// its first GiB.
+    pub from_slowdown: f64,
+    /// MiB after it.
+    pub to_megabytes: u64,
+    /// The same over the table kept.
+    pub to_slowdown: f64,
+}
+
+/// `cut from 21232 MB: random reads there cost 9.0x those within 1 GB, in
+/// 5031 MB 2.1x`.
+impl fmt::Display for MemoryCut {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "cut from {} MB: random reads there cost {:.1}x those within 1 GB, in {} MB {:.1}x",
+            self.from_megabytes, self.from_slowdown, self.to_megabytes, self.to_slowdown
+        )
+    }
+}
+
+/// Tables from this size on are checked for slow memory.
+const CHECKED_FROM_BYTES: u64 = 2 << 30;
+
+/// How much slower than within its first GiB random reads over a table may
+/// be before [`fit_to_memory_speed`] cuts it. Where memory behaves as
+/// memory, a large table costs a TLB miss more per probe (well under 2x);
+/// on one 2-core VM with 24 GB, reads over 4, 8, 16 and 20 GB of a 20 GB
+/// block cost 2.4, 5.7, 23-44 and 75-230 times those within 1 GB, perft(9)
+/// counted 4%, 32%, 75% and 100% slower with tables of 4, 8, 11 and 16 GB
+/// than with 585 MB (hitting more probes), and perft(11) went 7 times as
+/// fast with 4 GB as with 21 GB.
+const SLOW_MEMORY_RATIO: f64 = 3.0;
+
+/// Random reads per measurement: a few milliseconds where memory is fast.
+const READS: usize = 100_000;
+
+/// Cuts a table of [`CHECKED_FROM_BYTES`] or more, before it is used, to
+/// the largest size (in steps of a quarter) whose random reads cost at most
+/// [`SLOW_MEMORY_RATIO`] times those within its first GiB, never below
+/// 1 GiB; `None` where it was left whole. Each size is read once to warm it
+/// (a first read of memory a VM's host paged out is slower still), then
+/// twice, the faster counting.
+pub fn fit_to_memory_speed(table: &mut PerftTable) -> Option<MemoryCut> {
+    let whole = table.bytes();
+    if whole < CHECKED_FROM_BYTES {
+        return None;
+    }
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let cut = fast_size(whole, |bytes| {
+        let mut read = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            table.random_read_nanos(bytes, READS, seed)
+        };
+        read();
+        read().min(read())
+    })?;
+    table.keep_first(cut.to_megabytes);
+    Some(MemoryCut { to_megabytes: table.bytes() / MB, ..cut })
+}
+
+/// The cut [`fit_to_memory_speed`] makes to a table of `whole` bytes whose
+/// random reads over its first `bytes` cost `nanos(bytes)`; `None` for none.
+fn fast_size(whole: u64, mut nanos: impl FnMut(u64) -> f64) -> Option<MemoryCut> {
+    let base = nanos(1 << 30).max(1e-3);
+    let from_slowdown = nanos(whole) / base;
+    let (mut size, mut slowdown) = (whole, from_slowdown);
+    while slowdown > SLOW_MEMORY_RATIO && size > 1 << 30 {
+        size = (size / 4 * 3).max(1 << 30);
+        slowdown = nanos(size) / base;
+    }
+    (size < whole).then_some(MemoryCut {
+        from_megabytes: whole / MB,
+        from_slowdown,
+        to_megabytes: size / MB,
+        to_slowdown: slowdown,
+    })
+}
+
 /// Resolves `--hash size` for a count that can use `useful()` bytes of table
 /// (`what` names it: `depth 9`) and may hold `tables` tables of the size at
 /// once (a suite's recount makes a second one a quarter the size: 1.25):
@@ -395,6 +480,30 @@ mod tests {
         let unasked = || -> Option<MemorySource> { panic!("no table needs no memory figure") };
         assert_eq!(resolve_table(HashSize::Megabytes(0), never, "", 1.0, unasked), Ok(None));
         assert_eq!(resolve_table(HashSize::Auto, || 0, "", 1.0, unasked), Ok(None));
+    }
+
+    #[test]
+    fn tables_reaching_slow_memory_are_cut_to_fast_memory() {
+        const GB: u64 = 1 << 30;
+        // Reads cost 20 ns up to 5 GB, ten times more beyond, as on a VM
+        // whose host pages memory in.
+        let paging = |bytes: u64| if bytes <= 5 * GB { 20.0 } else { 200.0 + 2.0 * bytes as f64 / GB as f64 };
+        let cut = fast_size(21 * GB, paging).unwrap();
+        // 21 GB, then quarters off: 15.75, 11.8, 8.9, 6.6, 5.0 GB.
+        assert_eq!(cut.from_megabytes, 21 << 10);
+        assert_eq!(cut.to_megabytes, 21 * GB / 4 * 3 / 4 * 3 / 4 * 3 / 4 * 3 / 4 * 3 / MB);
+        assert!((cut.from_slowdown - 12.1).abs() < 1e-9 && cut.to_slowdown == 1.0, "{cut:?}");
+        assert_eq!(
+            cut.to_string(),
+            "cut from 21504 MB: random reads there cost 12.1x those within 1 GB, in 5103 MB 1.0x"
+        );
+        // A TLB miss more per read leaves the table whole.
+        assert_eq!(fast_size(21 * GB, |bytes| if bytes <= 4 * GB { 20.0 } else { 35.0 }), None);
+        // Memory slow everywhere past the first GiB: cut to 1 GiB, no less.
+        assert_eq!(
+            fast_size(3 * GB, |bytes| if bytes <= GB { 1.0 } else { 100.0 }).unwrap().to_megabytes,
+            1024
+        );
     }
 
     #[test]

@@ -436,9 +436,19 @@ pub fn choose_table(
     memory::resolve_table(size, useful, what, tables, memory::memory_source).map_err(anyhow::Error::msg)
 }
 
-/// Makes the table `choice` names, zeroed by `threads` threads.
-pub fn make_table(choice: &TableSize, keys: KeySet, threads: usize) -> Result<PerftTable> {
-    with_threads(threads, || PerftTable::new(choice.megabytes, keys))?.context("--hash")
+/// Makes the table `choice` names, zeroed by `threads` threads; an
+/// automatic one that reaches slow memory is cut to fast memory
+/// ([`memory::fit_to_memory_speed`]), and `choice` says so.
+pub fn make_table(choice: &mut TableSize, keys: KeySet, threads: usize) -> Result<PerftTable> {
+    let mut table = with_threads(threads, || PerftTable::new(choice.megabytes, keys))?.context("--hash")?;
+    if let Some(why) = &choice.auto {
+        let started = std::time::Instant::now();
+        if let Some(cut) = memory::fit_to_memory_speed(&mut table) {
+            *choice = TableSize { megabytes: cut.to_megabytes, auto: Some(format!("{why}; {cut}")) };
+        }
+        table.add_setup_seconds(started.elapsed().as_secs_f64());
+    }
+    Ok(table)
 }
 
 /// Seconds as a person would say them: `40 s`, `12 min`, `3.5 h`, `9 days`,

@@ -145,7 +145,7 @@ pub fn run(args: RunArgs) -> Result<u8> {
     // The table's set-up is not part of the count's time (the report has
     // it apart).
     let table =
-        plan.choice.as_ref().map(|c| output::make_table(c, KeySet::Primary, plan.threads)).transpose()?;
+        plan.choice.as_mut().map(|c| output::make_table(c, KeySet::Primary, plan.threads)).transpose()?;
     let start = Instant::now();
     let counted = count_run(&args, &mut plan, table.as_ref())?;
     let seconds = start.elapsed().as_secs_f64();
@@ -283,7 +283,7 @@ fn verify_run(
     out: &mut dyn Write,
 ) -> Result<bool> {
     let nodes: u128 = divide.iter().filter_map(|&(_, n)| n).sum();
-    let second = output::make_table(choice, KeySet::Secondary, threads)?;
+    let second = output::make_table(&mut choice.clone(), KeySet::Secondary, threads)?;
     let search = CountOptions { table: Some(&second), stop: Some(&INTERRUPTED), ..CountOptions::new(mode) };
     let again = with_threads(threads, || divide_with_progress(board, depth, &search, &|_, _| {}))?;
     if again.iter().any(|(_, n)| n.is_none()) {

@@ -97,8 +97,8 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
     let plan = SuitePlan::new(suite_files(&args.files), options);
     // A failing check is recounted with a second table a quarter the size.
     let useful = || memory::useful_bytes_for_nodes(plan.expected_nodes() as f64);
-    let choice = output::choose_table(args.hash, false, useful, "this suite", 1.25)?;
-    let hash_table = choice.as_ref().map(|c| output::make_table(c, KeySet::Primary, threads)).transpose()?;
+    let mut choice = output::choose_table(args.hash, false, useful, "this suite", 1.25)?;
+    let hash_table = choice.as_mut().map(|c| output::make_table(c, KeySet::Primary, threads)).transpose()?;
     let warnings = plan.warnings().to_vec();
     let outcome = run_suite(plan, hash_table.as_ref(), threads)?;
 

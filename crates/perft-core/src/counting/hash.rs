@@ -207,6 +207,33 @@ fn advise_huge_pages(start: *const u8, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_start: *const u8, _len: usize) {}
 
+/// Gives the memory of `buckets` past its first `keep` back to the system
+/// and shortens it to them. The capacity stays reserved, so the vector
+/// frees it all when dropped; elsewhere than on Linux the pages just stay.
+fn keep_first_buckets<B>(buckets: &mut Vec<B>, keep: usize) {
+    if keep >= buckets.len() {
+        return;
+    }
+    buckets.truncate(keep);
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        let start = buckets.as_ptr() as usize;
+        let first = (start + keep * std::mem::size_of::<B>()).next_multiple_of(PAGE);
+        let end = (start + buckets.capacity() * std::mem::size_of::<B>()) & !(PAGE - 1);
+        if end > first {
+            // SAFETY: the range lies in the vector's spare capacity, which
+            // nothing reads before writing it; MADV_DONTNEED makes its
+            // pages read as zero again and frees them now, not at drop (a
+            // `shrink_to_fit` would copy what is kept: the buckets are
+            // over-aligned, so the allocator cannot shrink in place).
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_DONTNEED);
+            }
+        }
+    }
+}
+
 /// The shared table.
 pub struct PerftTable {
     buckets: Vec<Bucket>,
@@ -287,6 +314,46 @@ impl PerftTable {
         })
     }
 
+    /// Keeps the first `megabytes` MiB of a table nothing has been stored
+    /// in yet (both parts cut in proportion, as [`Self::with_buckets`]
+    /// shares them) and frees the rest: for a table that turned out to
+    /// reach slow memory ([`Self::random_read_nanos`]). Stored counts would
+    /// no longer sit where their keys lead, and a narrow entry's bucket is
+    /// part of its key check: cut only before counting.
+    pub fn keep_first(&mut self, megabytes: u64) {
+        let count = usize::try_from(megabytes.saturating_mul(1 << 20) / 64).unwrap_or(usize::MAX).max(2);
+        if count >= self.buckets() {
+            return;
+        }
+        let wide = (count / 8).max(1);
+        keep_first_buckets(&mut self.buckets, wide);
+        keep_first_buckets(&mut self.narrow, count - wide);
+    }
+
+    /// Nanoseconds per read of `reads` buckets picked at random among the
+    /// first `bytes` of the table's narrow part (all of it, if smaller),
+    /// issued independently of each other as the counting's prefetched
+    /// probes are: what the memory behind that much of the table costs per
+    /// probe, misses of the caches and the TLB and any paging by the
+    /// machine included. `seed` picks the buckets (use a new one for each
+    /// measurement, or the caches serve the last one's).
+    pub fn random_read_nanos(&self, bytes: u64, reads: usize, seed: u64) -> f64 {
+        let buckets = (bytes / 64).clamp(1, self.narrow.len() as u64);
+        let mut state = seed | 1;
+        let mut sum = 0u64;
+        let started = std::time::Instant::now();
+        for _ in 0..reads {
+            // xorshift64: any spread will do.
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let index = ((u128::from(state) * u128::from(buckets)) >> 64) as usize;
+            sum = sum.wrapping_add(self.narrow[index].entries[0].load(Ordering::Relaxed));
+        }
+        std::hint::black_box(sum);
+        started.elapsed().as_nanos() as f64 / reads.max(1) as f64
+    }
+
     /// Whether a node's prefetches are best issued in one burst, after all
     /// its children's keys are known, rather than each right after its
     /// key: so in a table of 2 GiB or more.
@@ -304,9 +371,16 @@ impl PerftTable {
         self.bytes() >= BURST_PREFETCH_BYTES
     }
 
-    /// Seconds spent allocating and zeroing the table.
+    /// Seconds spent allocating and zeroing the table, and preparing it
+    /// otherwise ([`Self::add_setup_seconds`]).
     pub fn setup_seconds(&self) -> f64 {
         self.setup_seconds
+    }
+
+    /// Counts `seconds` spent preparing the table after it was made (such
+    /// as measuring its memory) as set-up.
+    pub fn add_setup_seconds(&mut self, seconds: f64) {
+        self.setup_seconds += seconds;
     }
 
     /// The key set the table is indexed by.
@@ -547,6 +621,27 @@ mod tests {
         table.store(99, 4, MAX_COUNT - 1);
         assert_eq!(table.probe(99, 4), Some((MAX_COUNT - 1) as u64));
         assert!(PerftTable::new(0, KeySet::Primary).is_err());
+    }
+
+    #[test]
+    fn a_table_cut_before_use_keeps_its_first_buckets_and_works() {
+        let mut table = PerftTable::new(8, KeySet::Primary).unwrap();
+        assert!(table.random_read_nanos(1 << 20, 1000, 1) > 0.0);
+        table.keep_first(2);
+        assert_eq!((table.bytes(), table.buckets.len(), table.narrow.len()), (2 << 20, 1 << 12, 7 << 12));
+        // Cutting to more than there is changes nothing.
+        table.keep_first(4);
+        assert_eq!(table.bytes(), 2 << 20);
+        assert_eq!(table.fill(), 0.0, "the kept part reads as empty");
+        for key in 0..10_000u64 {
+            let key = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            table.store(key, 3, u128::from(key % 1000));
+            table.store(key, 6, u128::from(key % 1000));
+            assert_eq!(table.probe(key, 3), Some(key % 1000));
+            assert_eq!(table.probe(key, 6), Some(key % 1000));
+        }
+        // Reads over more than the table are reads over all of it.
+        assert!(table.random_read_nanos(u64::MAX, 1000, 2).is_finite());
     }
 
     #[test]
