@@ -270,9 +270,9 @@ const SLOW_MEMORY_RATIO: f64 = 3.0;
 /// Random reads per measurement: a few milliseconds where memory is fast.
 const READS: usize = 100_000;
 
-/// Cuts a table of [`CHECKED_FROM_BYTES`] or more, before it is used, to
+/// Cuts a table of 2 GiB or more, before it is used, to
 /// the largest size (in steps of a quarter) whose random reads cost at most
-/// [`SLOW_MEMORY_RATIO`] times those within its first GiB, never below
+/// 3 times those within its first GiB, never below
 /// 1 GiB; `None` where it was left whole. Each size is read once to warm it
 /// (a first read of memory a VM's host paged out is slower still), then
 /// twice, the faster counting.
