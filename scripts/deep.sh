@@ -12,7 +12,7 @@
 #
 #   scripts/deep.sh            perft(9) and perft(10), all cores
 #   THREADS=2 scripts/deep.sh 9
-#   THREADS=2 scripts/deep.sh 11   hours on two cores (resumable: run it again after a stop)
+#   THREADS=2 scripts/deep.sh 11   about an hour on two cores (resumable: run it again after a stop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
