@@ -8,7 +8,8 @@
 # Each count journals its finished subtrees to results/deep-d<D>.journal and
 # writes its progress to results/deep-d<D>.progress.json about once a second.
 # A count stopped by Ctrl-C or SIGTERM keeps its journal, and the same command
-# run again resumes from it; the journal is removed once the count finishes.
+# run again resumes from it; the journal is removed once the count finishes
+# exact, and kept as results/deep-d<D>-<timestamp>.journal if it is wrong.
 #
 #   scripts/deep.sh            perft(9) and perft(10), all cores
 #   THREADS=2 scripts/deep.sh 9
@@ -45,7 +46,6 @@ for depth in "${depths[@]}"; do
     ./target/release/perft run "$depth" --hash auto -t "$threads" "${journal_args[@]}" \
         --progress-json "results/deep-d$depth.progress.json" --json "$report" >/dev/null
     ended="${EPOCHREALTIME:-$(date +%s)}"
-    rm -f "$journal"
     wall=$(awk "BEGIN { printf \"%.2f\", $ended - $started }")
     nodes=$(sed -n 's/^  "nodes": "\{0,1\}\([0-9]*\)"\{0,1\},$/\1/p' "$report" | head -1)
     ok=true
@@ -53,7 +53,11 @@ for depth in "${depths[@]}"; do
         echo "perft($depth) = $nodes, not ${expected[$depth]}" >&2
         ok=false
         status=1
+        # Keep its subtree counts to find the wrong one, where a rerun cannot resume from them.
+        mv "$journal" "results/deep-d$depth-$stamp.journal"
+        echo "its subtree counts: results/deep-d$depth-$stamp.journal" >&2
     fi
+    rm -f "$journal"
     rows+=("{\"depth\": $depth, \"nodes\": \"$nodes\", \"exact\": $ok, \"wall_s\": $wall, \"resumed\": $resumed, \"threads\": $threads, \"report\": \"$report\"}")
     echo "perft($depth) = $nodes in $wall s wall ($threads threads): $report"
 done
