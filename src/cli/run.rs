@@ -283,7 +283,9 @@ fn verify_run(
     out: &mut dyn Write,
 ) -> Result<bool> {
     let nodes: u128 = divide.iter().filter_map(|&(_, n)| n).sum();
-    let second = output::make_table(&mut choice.clone(), KeySet::Secondary, threads)?;
+    // The size the first table ended with, not measured for slow memory again.
+    let mut same_size = TableSize { megabytes: choice.megabytes, auto: None };
+    let second = output::make_table(&mut same_size, KeySet::Secondary, threads)?;
     let search = CountOptions { table: Some(&second), stop: Some(&INTERRUPTED), ..CountOptions::new(mode) };
     let again = with_threads(threads, || divide_with_progress(board, depth, &search, &|_, _| {}))?;
     if again.iter().any(|(_, n)| n.is_none()) {

@@ -234,6 +234,14 @@ fn keep_first_buckets<B>(buckets: &mut Vec<B>, keep: usize) {
     }
 }
 
+/// A table of `buckets` buckets (at least two) as (all, wide, narrow): an
+/// eighth of them (at least one) wide, the rest narrow.
+fn parts(buckets: usize) -> (usize, usize, usize) {
+    let count = buckets.max(2);
+    let wide = (count / 8).max(1);
+    (count, wide, count - wide)
+}
+
 /// The shared table.
 pub struct PerftTable {
     buckets: Vec<Bucket>,
@@ -297,13 +305,12 @@ impl PerftTable {
     /// [`TableError::OutOfMemory`] if the memory cannot be had.
     pub fn with_buckets(buckets: usize, keys: KeySet) -> Result<Self, TableError> {
         let started = std::time::Instant::now();
-        let count = buckets.max(2);
-        let wide = (count / 8).max(1);
+        let (count, wide, narrow) = parts(buckets);
         let megabytes = (count.saturating_mul(std::mem::size_of::<Bucket>())).div_ceil(1 << 20) as u64;
         let out_of_memory = |()| TableError::OutOfMemory(megabytes);
         // Both parts at once: no worker waits for the first to finish.
         let (buckets, narrow) =
-            rayon::join(|| zeroed_buckets::<Bucket>(wide), || zeroed_buckets::<NarrowBucket>(count - wide));
+            rayon::join(|| zeroed_buckets::<Bucket>(wide), || zeroed_buckets::<NarrowBucket>(narrow));
         let (buckets, narrow) = (buckets.map_err(out_of_memory)?, narrow.map_err(out_of_memory)?);
         Ok(PerftTable {
             buckets,
@@ -321,13 +328,13 @@ impl PerftTable {
     /// no longer sit where their keys lead, and a narrow entry's bucket is
     /// part of its key check: cut only before counting.
     pub fn keep_first(&mut self, megabytes: u64) {
-        let count = usize::try_from(megabytes.saturating_mul(1 << 20) / 64).unwrap_or(usize::MAX).max(2);
+        let buckets = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>() as u64;
+        let (count, wide, narrow) = parts(usize::try_from(buckets).unwrap_or(usize::MAX));
         if count >= self.buckets() {
             return;
         }
-        let wide = (count / 8).max(1);
         keep_first_buckets(&mut self.buckets, wide);
-        keep_first_buckets(&mut self.narrow, count - wide);
+        keep_first_buckets(&mut self.narrow, narrow);
     }
 
     /// Nanoseconds per read of `reads` buckets picked at random among the
