@@ -56,6 +56,25 @@ impl ApplyChange for KeyChanges<'_> {
     }
 }
 
+/// Changes two keys, each in its own set.
+struct KeyPairChanges<'a> {
+    board: &'a Board,
+    keys: [&'a ZobristKeys; 2],
+    key: [u64; 2],
+}
+
+impl ApplyChange for KeyPairChanges<'_> {
+    #[inline(always)]
+    fn occupant(&self, sq: Square) -> Option<Piece> {
+        self.board.mailbox[sq as usize]
+    }
+    #[inline(always)]
+    fn apply(&mut self, change: Change) {
+        self.key[0] ^= change.key(self.keys[0]);
+        self.key[1] ^= change.key(self.keys[1]);
+    }
+}
+
 /// Changes the board and its key, and keeps what was captured.
 struct BoardChanges<'b> {
     board: &'b mut Board,
@@ -191,6 +210,28 @@ impl Board {
         let mut keying = KeyChanges { board: self, keys, key: self.key_before_changes(keys, key) };
         changes(mv, us, piece, &mut keying);
         Some(self.castling_after(mv.from(), mv.to(), keys, keying.key).0)
+    }
+
+    /// [`Board::key_after_with`] in two key sets at once, given this
+    /// position's keys in them: one pass over the move for both.
+    #[inline(always)]
+    pub fn key_pair_after_with(&self, mv: Move, keys: [&ZobristKeys; 2], key: [u64; 2]) -> Option<[u64; 2]> {
+        let us = self.side_to_move;
+        let piece = self.mailbox[mv.from() as usize]?;
+        if mv.kind() == MoveKind::DoublePush {
+            let ep = Square::from_bits_masked((mv.from() as u32 + mv.to() as u32) / 2);
+            if (pawn_attacks(us, ep) & self.colored(!us, PieceKind::Pawn)).any() {
+                return None;
+            }
+        }
+        let key = [self.key_before_changes(keys[0], key[0]), self.key_before_changes(keys[1], key[1])];
+        let mut keying = KeyPairChanges { board: self, keys, key };
+        changes(mv, us, piece, &mut keying);
+        let [first, second] = keying.key;
+        Some([
+            self.castling_after(mv.from(), mv.to(), keys[0], first).0,
+            self.castling_after(mv.from(), mv.to(), keys[1], second).0,
+        ])
     }
 
     /// `key` (this position's, in `keys`) with the other side to move and

@@ -5,8 +5,10 @@
 //! index `0..12` as in [`Piece::ALL`], then square `a1..h8`), 4 castling keys
 //! (White king side, White queen side, Black king side, Black queen side),
 //! 8 en-passant file keys (a..h), and the side-to-move key (XORed in when
-//! Black is to move). A second, independent set ([`SECONDARY_SEED`]) exists
-//! so that hashed perft can repeat a run with unrelated keys.
+//! Black is to move). Three more independent sets ([`SECONDARY_SEED`],
+//! [`TERTIARY_SEED`], [`QUATERNARY_SEED`]) give a hash table a second
+//! 64-bit key to check its entries by, and a run repeated with
+//! `--verify-hash` a pair of keys unrelated to the first run's.
 
 use crate::types::{CastlingRights, Color, File, Piece, Square};
 
@@ -14,6 +16,10 @@ use crate::types::{CastlingRights, Color, File, Piece, Square};
 pub const PRIMARY_SEED: u64 = 0x7065_7266_742d_7a6f; // "perft-zo"
 /// Seed of an independent key set, for cross-checking hash tables.
 pub const SECONDARY_SEED: u64 = 0x7a6f_6272_6973_7432; // "zobrist2"
+/// Seed of a third independent key set.
+pub const TERTIARY_SEED: u64 = 0x7a6f_6272_6973_7433; // "zobrist3"
+/// Seed of a fourth independent key set.
+pub const QUATERNARY_SEED: u64 = 0x7a6f_6272_6973_7434; // "zobrist4"
 
 /// One complete set of Zobrist keys.
 #[derive(Clone, Debug)]
@@ -117,3 +123,7 @@ impl ZobristKeys {
 pub static PRIMARY: ZobristKeys = ZobristKeys::generate(PRIMARY_SEED);
 /// An independent key set (see [`crate::Board::key_with`]).
 pub static SECONDARY: ZobristKeys = ZobristKeys::generate(SECONDARY_SEED);
+/// A third independent key set.
+pub static TERTIARY: ZobristKeys = ZobristKeys::generate(TERTIARY_SEED);
+/// A fourth independent key set.
+pub static QUATERNARY: ZobristKeys = ZobristKeys::generate(QUATERNARY_SEED);

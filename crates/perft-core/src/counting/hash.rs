@@ -1,46 +1,48 @@
 //! A transposition table of perft subtree counts, shared by all threads
 //! without locks.
 //!
-//! The table has two parts, each of 64-byte buckets that fill one cache
-//! line. An eighth of the bytes holds **wide entries**, for subtrees of
-//! four plies and more: two 64-bit words written and read with relaxed
-//! atomics, `data = count << 8 | depth` and `check = key ^ data`. A reader
-//! accepts one only if `check ^ data` equals the full 64-bit key it looks
-//! for and the depth matches, so an entry torn by a concurrent write (one
-//! word old, one new) fails the check and is never trusted (Hyatt's lockless
-//! scheme). Four make a bucket, and a store takes an empty one, else
-//! replaces the shallowest, so deep (expensive) subtrees survive.
+//! A table knows a position by a [`TableKey`]: two independent 64-bit
+//! Zobrist keys, one that picks the bucket (`index`) and one that entries
+//! are checked against (`check`). One 64-bit key is not enough for deep
+//! counts: a probe can be answered by any entry with the same key, and an
+//! entry with the same key always sits in the same bucket, so a false hit
+//! costs about (entries at that depth) / 2⁶⁴ per probe, not the bucket's
+//! few entries / 2⁶⁴. With 2 · 10⁹ entries (16 GB) that is 10⁻¹⁰ per probe,
+//! and perft(11) probes about 4 · 10¹⁰ times: several wrong counts a run.
 //!
-//! The rest holds **narrow entries**, for subtrees of one to three plies,
-//! nearly all the counts a deep perft stores: one 64-bit word, `key's low
-//! 38 bits << 26 | count << 2 | depth` (a three-ply count is at most 218³,
-//! under 2²⁴), written and read in one atomic access, so never torn. Eight
-//! make a bucket, twice the counts per byte, and a store takes an empty
-//! one, else replaces the smallest count of any depth (the cheapest to
-//! count again), so a three-ply count outlives the two-ply ones around it.
+//! The table has two parts, each of 64-byte buckets that fill one cache
+//! line. A quarter of the bytes holds **wide entries**, for subtrees of
+//! three plies and more: two 64-bit words written and read with relaxed
+//! atomics, `data = count << 8 | depth` and `word = check ^ data`. A reader
+//! accepts one only if `word ^ data` equals the check key it looks for and
+//! the depth matches, so an entry torn by a concurrent write (one word old,
+//! one new) fails the check and is never trusted (Hyatt's lockless scheme).
+//! Four make a bucket, and a store takes an empty one, else replaces the
+//! shallowest, so deep (expensive) subtrees survive.
+//!
+//! The rest holds **narrow entries**, for subtrees of one and two plies,
+//! most of the counts a deep perft stores: one 64-bit word, the check
+//! key's high 48 bits (the depth folded in) over a 16-bit count (a two-ply
+//! count is at most 218²), written and read in one atomic access, so never
+//! torn. Eight make a bucket, twice the counts per byte, and a store takes
+//! an empty one, else replaces the smallest count.
 //!
 //! Either part has any number of buckets (it fills the memory it is given,
 //! not the power of two below it); the bucket is the high half of the
-//! product of the bucket count and the key mixed with the depth, so the
-//! counts of one position at different depths land in different buckets
-//! (consecutive depths of one position, as a suite line `;D15 ;D16` asks,
-//! would otherwise fight over the same slots).
+//! product of the bucket count and the index key mixed with the depth, so
+//! the counts of one position at different depths land in different
+//! buckets (consecutive depths of one position, as a suite line `;D15
+//! ;D16` asks, would otherwise fight over the same slots).
 //!
-//! **Odds of a wrong count.** A wide entry checks all 64 bits of the key.
-//! A narrow one checks the low 38, and its bucket says the rest: the keys
-//! mixed into one of `n` buckets lie within 2⁶⁴/`n` of each other, so with
-//! 2²⁶ narrow buckets or more (a table of 4.6 GiB or more, as `--hash auto`
-//! gives perft(10) and deeper) two keys that differ only above bit 38 never
-//! share one, and in smaller tables the bucket still tells about log₂ `n`
-//! bits. A false hit therefore needs another position with the same 64-bit
-//! key and the same depth in the probed bucket: with keys that behave as
-//! random, at most 8 · 2⁻⁶⁴ ≈ 4.3 · 10⁻¹⁹ per probe, and 8 · 2^-(38 + log₂
-//! `n`) in smaller tables (3.5 · 10⁻¹⁸ in the 585 MiB of perft(9), about
-//! 10⁻¹⁶ in 22 MB). A perft(10) probes about 10¹⁰ times, so the chance that
-//! any count in it is wrong is about 4 · 10⁻⁹ (about 10⁻⁹ for a perft(9)).
-//! `--verify-hash` repeats a run with an independent key set (see
-//! [`crate::board::zobrist::SECONDARY`]): a collision would have to happen
-//! identically under both to go unnoticed.
+//! **Odds of a wrong count.** The index key only says where to look; a
+//! false hit needs an entry of another position in the probed bucket whose
+//! check key matches too. With keys that behave as random, that is at most
+//! 8 · 2⁻⁴⁸ ≈ 2.8 · 10⁻¹⁴ per probe of a narrow entry and 4 · 2⁻⁶⁴ ≈ 2 ·
+//! 10⁻¹⁹ per probe of a wide one, whatever the table's size. perft(11)
+//! probes about 4 · 10¹⁰ times (nearly all narrow), so the chance that any
+//! count in it is wrong is about 10⁻³; perft(10) about 10⁻⁴. `--verify-hash`
+//! repeats a run with two other key sets ([`KeySet::Secondary`]): a false
+//! hit would have to happen identically under both to go unnoticed.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -56,19 +58,26 @@ const MAX_COUNT: u128 = 1 << 56;
 const ENTRIES_PER_BUCKET: usize = 4;
 const NARROW_PER_BUCKET: usize = 8;
 /// Subtrees of at most this many plies go to narrow entries.
-const NARROW_MAX_DEPTH: u32 = 3;
-/// Bits of a narrow entry that hold its depth, the lowest ones (1 to 3; 0
-/// only in an empty entry).
-const NARROW_DEPTH_BITS: u32 = 2;
-/// Bits of a narrow entry that hold its count, above the depth (a
-/// three-ply count is at most 218³, under 2²⁴).
-const NARROW_COUNT_BITS: u32 = 24;
-/// Bits of a narrow entry below the key check: the depth and the count.
-const NARROW_CHECK_SHIFT: u32 = NARROW_DEPTH_BITS + NARROW_COUNT_BITS;
+const NARROW_MAX_DEPTH: u32 = 2;
+/// Bits of a narrow entry that hold its count, the lowest ones (a two-ply
+/// count is at most 218², under 2¹⁶).
+const NARROW_COUNT_BITS: u32 = 16;
 /// The largest count a narrow entry holds.
 const NARROW_MAX_COUNT: u64 = (1 << NARROW_COUNT_BITS) - 1;
-/// The bits of a narrow entry that hold the depth and the count.
-const NARROW_COUNT_AND_DEPTH: u64 = (1 << NARROW_CHECK_SHIFT) - 1;
+/// An odd constant that folds a depth into a key (bucket and narrow check).
+const DEPTH_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The two independent 64-bit Zobrist keys a table knows a position by:
+/// `index` picks the bucket, `check` is what an entry is compared on. A
+/// false hit needs another position that matches on both (see the
+/// module's documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableKey {
+    /// Picks the position's bucket.
+    pub index: u64,
+    /// Stored in (wide entries) or in part in (narrow ones) the entry.
+    pub check: u64,
+}
 
 #[derive(Default)]
 struct Entry {
@@ -89,27 +98,18 @@ struct NarrowBucket {
     entries: [AtomicU64; NARROW_PER_BUCKET],
 }
 
-/// The narrow entry of a count of `depth` (1 to 3) plies below `key`:
-/// `key << 26 | count << 2 | depth`, the key's low 38 bits over the count
-/// and the depth. No count of depth 0 is stored, so a probe for one matches
-/// nothing.
+/// The part of a narrow entry that says whose count it is: the high 48
+/// bits of the check key with the depth folded in (1 or 2).
 #[inline(always)]
-fn narrow_entry(key: u64, depth: u32, count: u64) -> u64 {
-    debug_assert!(depth <= NARROW_MAX_DEPTH && count <= NARROW_MAX_COUNT);
-    key << NARROW_CHECK_SHIFT | count << NARROW_DEPTH_BITS | u64::from(depth)
+fn narrow_tag(key: TableKey, depth: u32) -> u64 {
+    (key.check ^ u64::from(depth).wrapping_mul(DEPTH_MIX)) & !NARROW_MAX_COUNT
 }
 
-/// The count a narrow entry holds (0 for an empty one).
-#[inline(always)]
-fn narrow_count(word: u64) -> u64 {
-    word >> NARROW_DEPTH_BITS & NARROW_MAX_COUNT
-}
-
-/// Whether the narrow entry `word` holds `tag` (`narrow_entry(key, depth,
-/// 0)`): the same key bits and depth, any count.
+/// Whether the narrow entry `word` holds the count of `tag` (an empty
+/// entry holds nothing, even for the one tag in 2⁴⁸ that is 0).
 #[inline(always)]
 fn narrow_holds(word: u64, tag: u64) -> bool {
-    word & !(NARROW_MAX_COUNT << NARROW_DEPTH_BITS) == tag
+    word & !NARROW_MAX_COUNT == tag && word != 0
 }
 
 // `bytes` and the sizing count both kinds of bucket as 64 bytes.
@@ -136,38 +136,47 @@ fn zeroed_buckets<B: Send>(count: usize) -> Result<Vec<B>, ()> {
     Ok(table)
 }
 
-/// Which Zobrist keys index the table.
+/// Which Zobrist keys a table knows positions by (each a [`TableKey`]:
+/// two independent sets).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum KeySet {
-    /// The keys every board maintains incrementally.
+    /// Indexed by the keys every board maintains incrementally, checked by
+    /// [`zobrist::SECONDARY`].
     #[default]
     Primary,
-    /// The independent second set, computed from scratch at each probe
-    /// (slower; for `--verify-hash`).
+    /// Indexed by [`zobrist::TERTIARY`], checked by [`zobrist::QUATERNARY`]:
+    /// nothing in common with [`KeySet::Primary`] (for `--verify-hash`).
     Secondary,
 }
 
 impl KeySet {
-    /// The key of `board` in this set.
+    /// The key of `board` in this set (the check key, and for
+    /// [`KeySet::Secondary`] the index key, computed from scratch).
     #[inline]
-    pub fn key(self, board: &Board) -> u64 {
-        match self {
+    pub fn key(self, board: &Board) -> TableKey {
+        let (index, check) = self.sets();
+        let index = match self {
             KeySet::Primary => board.key(),
-            KeySet::Secondary => board.key_with(Self::keys(self)),
-        }
+            KeySet::Secondary => board.key_with(index),
+        };
+        TableKey { index, check: board.key_with(check) }
     }
 
     /// The key in this set after `mv`, given the position's `key` in this
-    /// set, without making the move (see [`Board::key_after`]).
-    #[inline]
-    pub fn key_after(self, board: &Board, mv: crate::types::Move, key: u64) -> Option<u64> {
-        board.key_after_with(mv, self.keys(), key)
+    /// set, without making the move; `None` where [`Board::key_after`] is.
+    #[inline(always)]
+    pub fn key_after(self, board: &Board, mv: crate::types::Move, key: TableKey) -> Option<TableKey> {
+        let (index, check) = self.sets();
+        let [index, check] = board.key_pair_after_with(mv, [index, check], [key.index, key.check])?;
+        Some(TableKey { index, check })
     }
 
-    fn keys(self) -> &'static ZobristKeys {
+    /// The (index, check) key sets.
+    #[inline(always)]
+    fn sets(self) -> (&'static ZobristKeys, &'static ZobristKeys) {
         match self {
-            KeySet::Primary => &zobrist::PRIMARY,
-            KeySet::Secondary => &zobrist::SECONDARY,
+            KeySet::Primary => (&zobrist::PRIMARY, &zobrist::SECONDARY),
+            KeySet::Secondary => (&zobrist::TERTIARY, &zobrist::QUATERNARY),
         }
     }
 }
@@ -234,11 +243,14 @@ fn keep_first_buckets<B>(buckets: &mut Vec<B>, keep: usize) {
     }
 }
 
-/// A table of `buckets` buckets (at least two) as (all, wide, narrow): an
-/// eighth of them (at least one) wide, the rest narrow.
+/// Eighths of a table's buckets that hold wide entries.
+const WIDE_EIGHTHS: usize = 2;
+
+/// A table of `buckets` buckets (at least two) as (all, wide, narrow):
+/// [`WIDE_EIGHTHS`] eighths of them (at least one) wide, the rest narrow.
 fn parts(buckets: usize) -> (usize, usize, usize) {
     let count = buckets.max(2);
-    let wide = (count / 8).max(1);
+    let wide = ((count as u128 * WIDE_EIGHTHS as u128 / 8) as usize).clamp(1, count - 1);
     (count, wide, count - wide)
 }
 
@@ -277,7 +289,7 @@ const BURST_PREFETCH_BYTES: u64 = 2 << 30;
 const SETUP_CHUNK_BYTES: usize = 2 << 20;
 
 impl PerftTable {
-    /// A table of at most `megabytes` MiB (whole 64-byte buckets, an eighth
+    /// A table of at most `megabytes` MiB (whole 64-byte buckets, a quarter
     /// of them wide, the rest narrow), indexed by `keys`. The memory is
     /// zeroed in parallel on the current rayon pool, so that the pages are
     /// in place before counting starts, each worker faulting in its share
@@ -295,7 +307,7 @@ impl PerftTable {
         Self::with_buckets(count, keys).map_err(|_| TableError::OutOfMemory(megabytes))
     }
 
-    /// A table of `buckets` 64-byte buckets (at least two): an eighth of
+    /// A table of `buckets` 64-byte buckets (at least two): a quarter of
     /// them (at least one) of four wide entries, the rest of eight narrow
     /// ones. Tiny tables make replacement happen all the time, which is
     /// what tests want. Any number of buckets works: a key picks its bucket
@@ -412,20 +424,20 @@ impl PerftTable {
 
     /// The wide bucket of `key` at `depth`.
     #[inline]
-    fn bucket(&self, key: u64, depth: u32) -> &Bucket {
-        &self.buckets[bucket_index(key, depth, self.buckets.len())]
+    fn bucket(&self, key: TableKey, depth: u32) -> &Bucket {
+        &self.buckets[bucket_index(key.index, depth, self.buckets.len())]
     }
 
     /// The narrow bucket of `key` at `depth`.
     #[inline]
-    fn narrow_bucket(&self, key: u64, depth: u32) -> &NarrowBucket {
-        &self.narrow[bucket_index(key, depth, self.narrow.len())]
+    fn narrow_bucket(&self, key: TableKey, depth: u32) -> &NarrowBucket {
+        &self.narrow[bucket_index(key.index, depth, self.narrow.len())]
     }
 
     /// Starts loading the bucket of `key` at `depth` into the cache, so a
     /// probe soon after does not wait for memory.
     #[inline(always)]
-    pub fn prefetch(&self, key: u64, depth: u32) {
+    pub fn prefetch(&self, key: TableKey, depth: u32) {
         #[cfg(target_arch = "x86_64")]
         {
             let bucket: *const i8 = if depth <= NARROW_MAX_DEPTH {
@@ -447,9 +459,9 @@ impl PerftTable {
     /// The stored count of the subtree `depth` plies below the position with
     /// `key`, if present and intact.
     #[inline(always)]
-    pub fn probe(&self, key: u64, depth: u32) -> Option<u64> {
+    pub fn probe(&self, key: TableKey, depth: u32) -> Option<u64> {
         if depth <= NARROW_MAX_DEPTH {
-            let tag = narrow_entry(key, depth, 0);
+            let tag = narrow_tag(key, depth);
             let entries = &self.narrow_bucket(key, depth).entries;
             // Every entry read and compared, no early exit: where a hit
             // stands in the bucket is a branch no predictor learns.
@@ -457,7 +469,7 @@ impl PerftTable {
             for entry in entries {
                 let word = entry.load(Ordering::Relaxed);
                 if narrow_holds(word, tag) {
-                    found = narrow_count(word);
+                    found = word & NARROW_MAX_COUNT;
                 }
             }
             return (found != u64::MAX).then_some(found);
@@ -465,22 +477,22 @@ impl PerftTable {
         for entry in &self.bucket(key, depth).entries {
             let data = entry.data.load(Ordering::Relaxed);
             let check = entry.check.load(Ordering::Relaxed);
-            if check ^ data == key && data & 0xff == u64::from(depth) && data != 0 {
+            if check ^ data == key.check && data & 0xff == u64::from(depth) && data != 0 {
                 return Some(data >> 8);
             }
         }
         None
     }
 
-    /// Stores a subtree count (ignored for counts of 2⁵⁶ or more, and for
-    /// depths over 255).
+    /// Stores a subtree count (ignored for depth 0, for counts of 2⁵⁶ or
+    /// more, and for depths over 255).
     #[inline]
-    pub fn store(&self, key: u64, depth: u32, count: u128) {
+    pub fn store(&self, key: TableKey, depth: u32, count: u128) {
         if count >= MAX_COUNT || depth == 0 || depth > 255 {
             return;
         }
         if depth <= NARROW_MAX_DEPTH {
-            // Every real count of up to three plies fits (at most 218³).
+            // Every real count of up to two plies fits (at most 218²).
             if count <= u128::from(NARROW_MAX_COUNT) {
                 self.store_narrow(key, depth, count as u64);
             }
@@ -496,7 +508,7 @@ impl PerftTable {
                 victim = entry;
                 break;
             }
-            if entry.check.load(Ordering::Relaxed) ^ old == key && old & 0xff == u64::from(depth) {
+            if entry.check.load(Ordering::Relaxed) ^ old == key.check && old & 0xff == u64::from(depth) {
                 return;
             }
             if old & 0xff < victim_depth {
@@ -505,31 +517,30 @@ impl PerftTable {
             }
         }
         victim.data.store(data, Ordering::Relaxed);
-        victim.check.store(key ^ data, Ordering::Relaxed);
+        victim.check.store(key.check ^ data, Ordering::Relaxed);
     }
 
     /// [`Self::store`] of a count that fits a narrow entry: into an empty
     /// entry, else over the smallest count (the cheapest to count again).
     #[inline]
-    fn store_narrow(&self, key: u64, depth: u32, count: u64) {
-        let tag = narrow_entry(key, depth, 0);
+    fn store_narrow(&self, key: TableKey, depth: u32, count: u64) {
+        let tag = narrow_tag(key, depth);
         let entries = &self.narrow_bucket(key, depth).entries;
         // Every entry read, no early exit (as in `probe`): an empty one
-        // costs 0, a full one its count times four plus its depth (the
-        // bits below its key check: ordered as the counts), and the first
-        // cheapest is the victim; buckets fill from the front, so the first
-        // empty one comes after every full one.
+        // costs 0, a full one its count, and the first cheapest is the
+        // victim; buckets fill from the front, so the first empty one comes
+        // after every full one.
         let (mut victim, mut victim_cost, mut present) = (0, u64::MAX, false);
         for (i, entry) in entries.iter().enumerate() {
             let word = entry.load(Ordering::Relaxed);
             present |= narrow_holds(word, tag);
-            let cost = word & NARROW_COUNT_AND_DEPTH;
+            let cost = word & NARROW_MAX_COUNT;
             if cost < victim_cost {
                 (victim, victim_cost) = (i, cost);
             }
         }
         if !present {
-            entries[victim].store(narrow_entry(key, depth, count), Ordering::Relaxed);
+            entries[victim].store(tag | count, Ordering::Relaxed);
         }
     }
 
@@ -579,7 +590,7 @@ impl PerftTable {
 /// mask).
 #[inline]
 fn bucket_index(key: u64, depth: u32, buckets: usize) -> usize {
-    let mixed = key ^ u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mixed = key ^ u64::from(depth).wrapping_mul(DEPTH_MIX);
     ((u128::from(mixed) * buckets as u128) >> 64) as usize
 }
 
@@ -587,12 +598,18 @@ fn bucket_index(key: u64, depth: u32, buckets: usize) -> usize {
 mod tests {
     use super::*;
 
+    /// A key whose check half is a fixed scramble of its index half.
+    fn key(index: u64) -> TableKey {
+        TableKey { index, check: index.wrapping_mul(0xd6e8_feb8_6659_fd93).rotate_left(29) ^ 0x5555 }
+    }
+
     /// Keys spread over all 64 bits (the high ones pick the bucket) that
     /// land in the bucket `home` of a part of `buckets` buckets at `depth`.
-    fn keys_in_bucket(home: usize, depth: u32, buckets: usize) -> impl Iterator<Item = u64> {
+    fn keys_in_bucket(home: usize, depth: u32, buckets: usize) -> impl Iterator<Item = TableKey> {
         (1u64..)
             .map(|i| i.wrapping_mul(0x2545_f491_4f6c_dd1d))
             .filter(move |&k| bucket_index(k, depth, buckets) == home)
+            .map(key)
     }
 
     #[test]
@@ -600,33 +617,35 @@ mod tests {
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
         assert_eq!(table.bytes(), 1 << 20);
         assert_eq!(table.buckets(), 1 << 14);
-        assert_eq!(table.entries(), (1 << 11) * 4 + 7 * (1 << 11) * 8);
-        assert_eq!(table.probe(42, 4), None);
-        table.store(42, 4, 1234);
-        assert_eq!(table.probe(42, 4), Some(1234));
-        assert_eq!(table.probe(42, 5), None, "depth is part of the match");
-        assert_eq!(table.probe(42 ^ 1 << 40, 4), None, "the whole key is checked");
+        assert_eq!(table.entries(), (1 << 12) * 4 + 3 * (1 << 12) * 8);
+        assert_eq!(table.probe(key(42), 4), None);
+        table.store(key(42), 4, 1234);
+        assert_eq!(table.probe(key(42), 4), Some(1234));
+        assert_eq!(table.probe(key(42), 5), None, "depth is part of the match");
+        assert_eq!(table.probe(key(42 ^ 1 << 40), 4), None);
+        table.store(key(42), 3, 99);
+        assert_eq!(table.probe(key(42), 3), Some(99), "three plies are wide");
         // Five wide entries in one bucket: the shallowest is replaced.
         let wide = table.buckets.len();
         let home = bucket_index(7, 6, wide);
         let [d4, d8, d7, d5] = [4u32, 8, 7, 5].map(|depth| keys_in_bucket(home, depth, wide).next().unwrap());
-        table.store(7, 6, 100);
+        table.store(key(7), 6, 100);
         for (i, (key, depth)) in [(d4, 4), (d8, 8), (d7, 7)].into_iter().enumerate() {
             table.store(key, depth, 101 + i as u128);
         }
         table.store(d5, 5, 999);
         assert_eq!(table.probe(d4, 4), None, "depth 4 was the shallowest");
         assert_eq!(table.probe(d5, 5), Some(999));
-        assert_eq!(table.probe(7, 6), Some(100));
+        assert_eq!(table.probe(key(7), 6), Some(100));
         assert_eq!(table.probe(d8, 8), Some(102));
         assert_eq!(table.probe(d7, 7), Some(103));
         // Counts too large to pack are not stored; the largest that fits is.
-        table.store(99, 4, MAX_COUNT);
-        assert_eq!(table.probe(99, 4), None);
-        table.store(99, 4, u128::from(u64::MAX));
-        assert_eq!(table.probe(99, 4), None);
-        table.store(99, 4, MAX_COUNT - 1);
-        assert_eq!(table.probe(99, 4), Some((MAX_COUNT - 1) as u64));
+        table.store(key(99), 4, MAX_COUNT);
+        assert_eq!(table.probe(key(99), 4), None);
+        table.store(key(99), 4, u128::from(u64::MAX));
+        assert_eq!(table.probe(key(99), 4), None);
+        table.store(key(99), 4, MAX_COUNT - 1);
+        assert_eq!(table.probe(key(99), 4), Some((MAX_COUNT - 1) as u64));
         assert!(PerftTable::new(0, KeySet::Primary).is_err());
     }
 
@@ -635,17 +654,17 @@ mod tests {
         let mut table = PerftTable::new(8, KeySet::Primary).unwrap();
         assert!(table.random_read_nanos(1 << 20, 1000, 1) > 0.0);
         table.keep_first(2);
-        assert_eq!((table.bytes(), table.buckets.len(), table.narrow.len()), (2 << 20, 1 << 12, 7 << 12));
+        assert_eq!((table.bytes(), table.buckets.len(), table.narrow.len()), (2 << 20, 1 << 13, 3 << 13));
         // Cutting to more than there is changes nothing.
         table.keep_first(4);
         assert_eq!(table.bytes(), 2 << 20);
         assert_eq!(table.fill(), 0.0, "the kept part reads as empty");
-        for key in 0..10_000u64 {
-            let key = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            table.store(key, 3, u128::from(key % 1000));
-            table.store(key, 6, u128::from(key % 1000));
-            assert_eq!(table.probe(key, 3), Some(key % 1000));
-            assert_eq!(table.probe(key, 6), Some(key % 1000));
+        for i in 0..10_000u64 {
+            let k = key(i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            table.store(k, 2, u128::from(i % 1000));
+            table.store(k, 6, u128::from(i % 1000));
+            assert_eq!(table.probe(k, 2), Some(i % 1000));
+            assert_eq!(table.probe(k, 6), Some(i % 1000));
         }
         // Reads over more than the table are reads over all of it.
         assert!(table.random_read_nanos(u64::MAX, 1000, 2).is_finite());
@@ -664,115 +683,121 @@ mod tests {
     #[test]
     fn narrow_entries_store_probe_replace() {
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
-        table.store(42, 0, 1);
-        assert_eq!(table.probe(42, 0), None, "depth 0 is never stored");
-        table.store(42, 2, 400);
-        table.store(42, 1, 20);
-        assert_eq!(table.probe(42, 2), Some(400));
-        assert_eq!(table.probe(42, 1), Some(20), "each depth has its entry");
-        assert_eq!(table.probe(43, 2), None);
-        assert_eq!(table.probe(42 ^ 1 << 37, 2), None, "the low 38 bits are checked");
-        // The largest three-ply count there is fits; larger ones are not
+        table.store(key(42), 0, 1);
+        assert_eq!(table.probe(key(42), 0), None, "depth 0 is never stored");
+        table.store(key(42), 2, 400);
+        table.store(key(42), 1, 20);
+        assert_eq!(table.probe(key(42), 2), Some(400));
+        assert_eq!(table.probe(key(42), 1), Some(20), "each depth has its entry");
+        assert_eq!(table.probe(key(43), 2), None);
+        // The largest two-ply count there is fits; larger ones are not
         // stored (nor mistaken for others).
-        table.store(42, 3, 218 * 218 * 218);
-        assert_eq!(table.probe(42, 3), Some(218 * 218 * 218));
-        assert_eq!(table.probe(42, 2), Some(400), "depths 2 and 3 of one key are apart");
-        assert_eq!(table.probe(42 ^ 1 << 37, 3), None, "the low 38 bits are checked");
-        table.store(46, 3, 1 << 24);
-        assert_eq!(table.probe(46, 3), None);
-        table.store(46, 3, (1 << 24) - 1);
-        assert_eq!(table.probe(46, 3), Some((1 << 24) - 1));
-        assert_eq!(table.probe(46, 2), None, "a three-ply count is no two-ply one");
-        assert_eq!(table.probe(46, 1), None);
+        table.store(key(46), 2, 218 * 218);
+        assert_eq!(table.probe(key(46), 2), Some(218 * 218));
+        assert_eq!(table.probe(key(46), 1), None, "a two-ply count is no one-ply one");
+        table.store(key(47), 2, 1 << 16);
+        assert_eq!(table.probe(key(47), 2), None);
+        table.store(key(47), 2, (1 << 16) - 1);
+        assert_eq!(table.probe(key(47), 2), Some((1 << 16) - 1));
         // Nine entries in one bucket: the smallest count is replaced.
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
         let narrow = table.narrow.len();
-        let keys: Vec<u64> = keys_in_bucket(bucket_index(7, 2, narrow), 2, narrow).take(8).collect();
-        table.store(7, 2, 500);
-        for (i, &key) in keys[..7].iter().enumerate() {
-            table.store(key, 2, 600 + i as u128 - u128::from(i == 3) * 200);
+        let keys: Vec<TableKey> = keys_in_bucket(bucket_index(7, 2, narrow), 2, narrow).take(8).collect();
+        table.store(key(7), 2, 500);
+        for (i, &k) in keys[..7].iter().enumerate() {
+            table.store(k, 2, 600 + i as u128 - u128::from(i == 3) * 200);
         }
         table.store(keys[7], 2, 700);
         assert_eq!(table.probe(keys[3], 2), None, "403 was the smallest count");
         assert_eq!(table.probe(keys[7], 2), Some(700));
-        assert_eq!(table.probe(7, 2), Some(500));
-        for (i, &key) in keys[..7].iter().enumerate().filter(|&(i, _)| i != 3) {
-            assert_eq!(table.probe(key, 2), Some(600 + i as u64));
+        assert_eq!(table.probe(key(7), 2), Some(500));
+        for (i, &k) in keys[..7].iter().enumerate().filter(|&(i, _)| i != 3) {
+            assert_eq!(table.probe(k, 2), Some(600 + i as u64));
         }
     }
 
     #[test]
     fn narrow_replacement_weighs_counts_not_depths() {
-        // Two- and three-ply counts share the narrow buckets; a store
+        // One- and two-ply counts share the narrow buckets; a store
         // replaces the smallest count of either depth.
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
         let narrow = table.narrow.len();
-        let home = bucket_index(7, 3, narrow);
-        let threes: Vec<u64> = keys_in_bucket(home, 3, narrow).take(5).collect();
-        let twos: Vec<u64> = keys_in_bucket(home, 2, narrow).take(4).collect();
-        for (i, &key) in threes[..4].iter().enumerate() {
-            table.store(key, 3, 9_000 + i as u128);
+        let home = bucket_index(7, 2, narrow);
+        let twos: Vec<TableKey> = keys_in_bucket(home, 2, narrow).take(5).collect();
+        let ones: Vec<TableKey> = keys_in_bucket(home, 1, narrow).take(4).collect();
+        for (i, &k) in twos[..4].iter().enumerate() {
+            table.store(k, 2, 9_000 + i as u128);
         }
-        for (i, &key) in twos[..3].iter().enumerate() {
-            table.store(key, 2, 800 + i as u128);
+        for (i, &k) in ones[..3].iter().enumerate() {
+            table.store(k, 1, 30 + i as u128);
         }
-        table.store(twos[3], 2, 9_500);
-        // Full: the next store takes the place of the two-ply count 800.
-        table.store(threes[4], 3, 20_000);
-        assert_eq!(table.probe(twos[0], 2), None, "800 was the smallest count");
-        assert_eq!(table.probe(threes[4], 3), Some(20_000));
-        assert_eq!(table.probe(twos[1], 2), Some(801));
-        assert_eq!(table.probe(twos[3], 2), Some(9_500));
-        for (i, &key) in threes[..4].iter().enumerate() {
-            assert_eq!(table.probe(key, 3), Some(9_000 + i as u64));
+        table.store(ones[3], 1, 9_500);
+        // Full: the next store takes the place of the one-ply count 30.
+        table.store(twos[4], 2, 20_000);
+        assert_eq!(table.probe(ones[0], 1), None, "30 was the smallest count");
+        assert_eq!(table.probe(twos[4], 2), Some(20_000));
+        assert_eq!(table.probe(ones[1], 1), Some(31));
+        assert_eq!(table.probe(ones[3], 1), Some(9_500));
+        for (i, &k) in twos[..4].iter().enumerate() {
+            assert_eq!(table.probe(k, 2), Some(9_000 + i as u64));
         }
     }
 
     #[test]
-    fn narrow_buckets_tell_the_high_key_bits() {
-        // Keys that differ only in bit `b` lie 2^b apart, so with 2^(64 - b)
-        // buckets or more they never share one: from 2^26 narrow buckets
-        // (a table of 4.6 GiB), keys that differ only above the 38
-        // bits a narrow entry checks are never taken for each other.
-        let mut key = 0x0123_4567_89ab_cdefu64;
-        for bit in 38..64 {
-            for depth in 1..=3 {
-                let buckets = 1usize << (64 - bit);
-                let other = key ^ 1 << bit;
-                assert_ne!(
-                    bucket_index(key, depth, buckets),
-                    bucket_index(other, depth, buckets),
-                    "bit {bit}"
-                );
-                assert_ne!(
-                    bucket_index(key, depth, 1 << 26),
-                    bucket_index(other, depth, 1 << 26),
-                    "bit {bit}"
-                );
+    fn positions_that_share_an_index_key_are_told_apart_by_the_check_key() {
+        // Two positions whose index keys are equal (a 64-bit Zobrist
+        // collision, which a deep count meets several times) land in one
+        // bucket; the check key tells them apart. Narrow entries compare its
+        // high 48 bits, wide entries all 64.
+        let table = PerftTable::new(1, KeySet::Primary).unwrap();
+        let stored = TableKey { index: 0x0123_4567_89ab_cdef, check: 0xfedc_ba98_7654_3210 };
+        for depth in [1, 2, 3, 6] {
+            table.store(stored, depth, 77);
+            assert_eq!(table.probe(stored, depth), Some(77));
+            for bit in 0..64 {
+                let other = TableKey { check: stored.check ^ 1 << bit, ..stored };
+                let found = table.probe(other, depth);
+                if depth <= NARROW_MAX_DEPTH && bit < NARROW_COUNT_BITS {
+                    assert_eq!(found, Some(77), "depth {depth}, bit {bit}: below what is compared");
+                } else {
+                    assert_eq!(found, None, "depth {depth}, bit {bit}");
+                }
             }
-            key = key.rotate_left(7);
+            let other_index = TableKey { index: stored.index ^ 1 << 63, ..stored };
+            assert_eq!(table.probe(other_index, depth), None, "depth {depth}: another bucket");
         }
-        // A real table of 22 MB (2^18 narrow buckets) tells bits 46 to 63.
-        let table = PerftTable::new(22, KeySet::Primary).unwrap();
-        assert!(table.narrow.len() >= 1 << 18);
-        for bit in 46..64 {
-            table.store(key, 2, 77);
-            assert_eq!(table.probe(key ^ 1 << bit, 2), None, "bit {bit}");
-            key = key.rotate_left(7);
+        // An empty narrow entry is no count of the one tag that is 0.
+        let zero = TableKey { index: 5, check: 2u64.wrapping_mul(DEPTH_MIX) };
+        assert_eq!(narrow_tag(zero, 2), 0);
+        assert_eq!(table.probe(zero, 2), None);
+    }
+
+    #[test]
+    fn the_key_sets_share_no_keys() {
+        let board = Board::startpos();
+        let (primary, secondary) = (KeySet::Primary.key(&board), KeySet::Secondary.key(&board));
+        let all = [primary.index, primary.check, secondary.index, secondary.check];
+        for (i, a) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|b| b != a), "{all:x?}");
         }
-        // In a tiny table they can meet: the check alone is 38 bits.
-        let tiny = PerftTable::with_buckets(2, KeySet::Primary).unwrap();
-        tiny.store(5, 2, 77);
-        assert_eq!(tiny.probe(5 ^ 1 << 63, 2), Some(77));
+        assert_eq!(primary.index, board.key());
+        for mv in board.legal_moves() {
+            let mut child = board.clone();
+            child.make(mv);
+            for set in [KeySet::Primary, KeySet::Secondary] {
+                let expected = set.key(&child);
+                assert_eq!(set.key_after(&board, mv, set.key(&board)).unwrap_or(expected), expected);
+            }
+        }
     }
 
     #[test]
     fn torn_entries_are_rejected() {
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
-        table.store(5, 4, 10);
+        table.store(key(5), 4, 10);
         // Simulate a torn write: new data, old check word.
-        let entry = &table.bucket(5, 4).entries[0];
+        let entry = &table.bucket(key(5), 4).entries[0];
         entry.data.store(11 << 8 | 4, Ordering::Relaxed);
-        assert_eq!(table.probe(5, 4), None);
+        assert_eq!(table.probe(key(5), 4), None);
     }
 }

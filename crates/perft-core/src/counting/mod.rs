@@ -6,7 +6,7 @@ pub mod hash;
 mod parallel;
 pub mod stats;
 
-pub use hash::{KeySet, PerftTable};
+pub use hash::{KeySet, PerftTable, TableKey};
 pub use parallel::{
     count_on_this_thread, divide_parallel, divide_with_progress, perft_parallel, perft_with, pool_builder,
     thread_pool, with_threads, CountOptions, MAX_THREADS, SERIAL_DEPTH,

@@ -14,7 +14,7 @@ use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
 use super::compact::{count_child_on, Compact};
-use super::hash::PerftTable;
+use super::hash::{PerftTable, TableKey};
 use super::{perft_u64, perft_u64_on, Mode, U64_SAFE_DEPTH};
 use crate::board::Board;
 use crate::kernel::{outlined, Isa, Job, Kernel};
@@ -61,7 +61,7 @@ impl<'a> CountOptions<'a> {
 /// A move of a hashed node, with the child's key.
 struct Child {
     mv: Move,
-    key: u64,
+    key: TableKey,
 }
 
 /// The children of a hashed node (filled in place by [`prefetch_children`]:
@@ -78,7 +78,7 @@ type Children = ArrayVec<Child, MAX_LEGAL_MOVES>;
 #[inline(always)]
 fn prefetch_children<K: Isa>(
     board: &mut Board,
-    key: u64,
+    key: TableKey,
     child_depth: u32,
     table: &PerftTable,
     children: &mut Children,
@@ -124,7 +124,7 @@ fn probe_child(table: &PerftTable, child: &Child, child_depth: u32, hits: &mut u
 fn hashed(
     kernel: Kernel,
     board: &mut Board,
-    key: u64,
+    key: TableKey,
     depth: u32,
     mode: Mode,
     table: &PerftTable,
@@ -141,7 +141,7 @@ fn hashed(
 /// [`hashed`] above two plies, compiled per kernel.
 struct Hashed<'b, 't, 'c> {
     board: &'b mut Board,
-    key: u64,
+    key: TableKey,
     depth: u32,
     mode: Mode,
     table: &'t PerftTable,
@@ -226,7 +226,7 @@ fn count_with_table(
 /// board of its own.
 fn count_missing(
     board: &mut Board,
-    key: u64,
+    key: TableKey,
     depth: u32,
     search: &CountOptions,
     table: &PerftTable,

@@ -70,3 +70,75 @@ fn shortcuts_agree_with_the_board() {
     }
     assert!(compared > 10_000 && with_pins > 500, "{compared} nodes, {with_pins} with pins");
 }
+
+/// Every child made by the counting path from its parent ([`count_child_on`],
+/// whose en-passant square is set beside any double push, legal capture or
+/// not) counts as the board's child does, one to three plies deep, on every
+/// kernel: at every node of random games, and of games rich in en passant.
+#[test]
+fn children_made_by_the_counting_path_count_as_the_boards() {
+    let kernels = Kernel::supported();
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "8/8/8/2k5/3Pp3/8/8/4K2R b K - 0 1",
+        "4k3/2p5/8/3P4/K2R4/8/8/8 b - - 0 1",
+        "4k3/8/8/r1pP2K1/8/8/8/8 w - c6 0 2",
+        "8/3p4/8/4P3/1k3K2/8/8/1b6 b - - 0 1",
+        "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+        "8/2p5/8/KP5r/8/8/8/7k b - - 0 1",
+    ];
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut compared = 0;
+    let mut double_pushes = 0;
+    for fen in fens {
+        for _ in 0..12 {
+            let mut board = Board::from_fen(fen).unwrap();
+            for _ in 0..40 {
+                let snapshot = board.fork();
+                let parent = Compact::new(&snapshot);
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &mv in &moves {
+                    board.make(mv);
+                    // Three plies at one child in eight: enough to reach
+                    // every kind of grandchild, at a fraction of the time.
+                    let depths = if compared % 8 == 0 { 1..=3 } else { 1..=2 };
+                    let expected: Vec<u64> =
+                        depths.clone().map(|d| full::<Baseline>(&mut board.fork(), d)).collect();
+                    board.unmake();
+                    for &kernel in &kernels {
+                        let found: Vec<u64> = depths
+                            .clone()
+                            .map(|depth| kernel.run(ChildCount { parent: &parent, mv, depth }))
+                            .collect();
+                        assert_eq!(found, expected, "{kernel}: {} then {mv}", board.fen());
+                    }
+                    compared += 1;
+                    double_pushes += usize::from(mv.kind() == crate::types::MoveKind::DoublePush);
+                }
+                let pick = crate::attacks::tests::xorshift(&mut state) % moves.len() as u64;
+                board.make(moves[pick as usize]);
+            }
+        }
+    }
+    assert!(compared > 20_000 && double_pushes > 500, "{compared} children, {double_pushes} double pushes");
+}
+
+/// [`count_child_on`] on a kernel.
+struct ChildCount<'p, 'a> {
+    parent: &'p Compact<'a>,
+    mv: crate::types::Move,
+    depth: u32,
+}
+
+impl crate::kernel::Job for ChildCount<'_, '_> {
+    type Output = u64;
+
+    fn run<K: crate::kernel::Isa>(self) -> u64 {
+        count_child_on::<K>(self.parent, self.mv, self.depth)
+    }
+}
