@@ -38,40 +38,23 @@ trait ApplyChange {
     fn apply(&mut self, change: Change);
 }
 
-/// Changes a key only.
-struct KeyChanges<'a> {
+/// Changes `N` keys only, each in its own set.
+struct KeyChanges<'a, const N: usize> {
     board: &'a Board,
-    keys: &'a ZobristKeys,
-    key: u64,
+    keys: [&'a ZobristKeys; N],
+    key: [u64; N],
 }
 
-impl ApplyChange for KeyChanges<'_> {
+impl<const N: usize> ApplyChange for KeyChanges<'_, N> {
     #[inline(always)]
     fn occupant(&self, sq: Square) -> Option<Piece> {
         self.board.mailbox[sq as usize]
     }
     #[inline(always)]
     fn apply(&mut self, change: Change) {
-        self.key ^= change.key(self.keys);
-    }
-}
-
-/// Changes two keys, each in its own set.
-struct KeyPairChanges<'a> {
-    board: &'a Board,
-    keys: [&'a ZobristKeys; 2],
-    key: [u64; 2],
-}
-
-impl ApplyChange for KeyPairChanges<'_> {
-    #[inline(always)]
-    fn occupant(&self, sq: Square) -> Option<Piece> {
-        self.board.mailbox[sq as usize]
-    }
-    #[inline(always)]
-    fn apply(&mut self, change: Change) {
-        self.key[0] ^= change.key(self.keys[0]);
-        self.key[1] ^= change.key(self.keys[1]);
+        for (key, keys) in self.key.iter_mut().zip(self.keys) {
+            *key ^= change.key(keys);
+        }
     }
 }
 
@@ -199,39 +182,67 @@ impl Board {
     /// in that set (`key_with(keys)`, computed once for all its moves).
     #[inline]
     pub fn key_after_with(&self, mv: Move, keys: &ZobristKeys, key: u64) -> Option<u64> {
-        let us = self.side_to_move;
-        let piece = self.mailbox[mv.from() as usize]?;
-        if mv.kind() == MoveKind::DoublePush {
-            let ep = Square::from_bits_masked((mv.from() as u32 + mv.to() as u32) / 2);
-            if (pawn_attacks(us, ep) & self.colored(!us, PieceKind::Pawn)).any() {
-                return None;
-            }
-        }
-        let mut keying = KeyChanges { board: self, keys, key: self.key_before_changes(keys, key) };
-        changes(mv, us, piece, &mut keying);
-        Some(self.castling_after(mv.from(), mv.to(), keys, keying.key).0)
+        self.keys_after_with(mv, [keys], [key]).map(|[key]| key)
     }
 
-    /// [`Board::key_after_with`] in two key sets at once, given this
-    /// position's keys in them: one pass over the move for both.
+    /// [`Board::key_after_with`] in `N` key sets at once, given this
+    /// position's keys in them: one pass over the move for all.
     #[inline(always)]
-    pub fn key_pair_after_with(&self, mv: Move, keys: [&ZobristKeys; 2], key: [u64; 2]) -> Option<[u64; 2]> {
-        let us = self.side_to_move;
-        let piece = self.mailbox[mv.from() as usize]?;
+    pub fn keys_after_with<const N: usize>(
+        &self,
+        mv: Move,
+        keys: [&ZobristKeys; N],
+        key: [u64; N],
+    ) -> Option<[u64; N]> {
         if mv.kind() == MoveKind::DoublePush {
+            let us = self.side_to_move;
             let ep = Square::from_bits_masked((mv.from() as u32 + mv.to() as u32) / 2);
             if (pawn_attacks(us, ep) & self.colored(!us, PieceKind::Pawn)).any() {
                 return None;
             }
         }
-        let key = [self.key_before_changes(keys[0], key[0]), self.key_before_changes(keys[1], key[1])];
-        let mut keying = KeyPairChanges { board: self, keys, key };
-        changes(mv, us, piece, &mut keying);
-        let [first, second] = keying.key;
-        Some([
-            self.castling_after(mv.from(), mv.to(), keys[0], first).0,
-            self.castling_after(mv.from(), mv.to(), keys[1], second).0,
-        ])
+        self.keys_after_without_en_passant(mv, keys, key)
+    }
+
+    /// [`Board::keys_after_with`] for any legal `mv`: where only making
+    /// the move tells whether it leaves an en-passant square, it is made
+    /// and taken back, and the keys of that square added if so.
+    #[inline]
+    pub fn keys_after_any<const N: usize>(
+        &mut self,
+        mv: Move,
+        keys: [&ZobristKeys; N],
+        key: [u64; N],
+    ) -> [u64; N] {
+        if let Some(after) = self.keys_after_with(mv, keys, key) {
+            return after;
+        }
+        let mut after =
+            self.keys_after_without_en_passant(mv, keys, key).expect("a legal move starts on a piece");
+        self.make(mv);
+        if let Some(ep) = self.state.en_passant {
+            for (after, keys) in after.iter_mut().zip(keys) {
+                *after ^= keys.en_passant(ep.file());
+            }
+        }
+        self.unmake();
+        after
+    }
+
+    /// The keys after `mv` as though it left no en-passant square; `None`
+    /// if no piece stands on its origin.
+    #[inline(always)]
+    fn keys_after_without_en_passant<const N: usize>(
+        &self,
+        mv: Move,
+        keys: [&ZobristKeys; N],
+        key: [u64; N],
+    ) -> Option<[u64; N]> {
+        let piece = self.mailbox[mv.from() as usize]?;
+        let key = std::array::from_fn(|i| self.key_before_changes(keys[i], key[i]));
+        let mut keying = KeyChanges { board: self, keys, key };
+        changes(mv, self.side_to_move, piece, &mut keying);
+        Some(std::array::from_fn(|i| self.castling_after(mv.from(), mv.to(), keys[i], keying.key[i]).0))
     }
 
     /// `key` (this position's, in `keys`) with the other side to move and

@@ -162,13 +162,14 @@ impl KeySet {
         TableKey { index, check: board.key_with(check) }
     }
 
-    /// The key in this set after `mv`, given the position's `key` in this
-    /// set, without making the move; `None` where [`Board::key_after`] is.
+    /// The key in this set after the legal `mv`, given the position's `key`
+    /// in this set: without making the move, except where only that tells
+    /// whether en passant is then legal ([`Board::keys_after_any`]).
     #[inline(always)]
-    pub fn key_after(self, board: &Board, mv: crate::types::Move, key: TableKey) -> Option<TableKey> {
+    pub fn key_after(self, board: &mut Board, mv: crate::types::Move, key: TableKey) -> TableKey {
         let (index, check) = self.sets();
-        let [index, check] = board.key_pair_after_with(mv, [index, check], [key.index, key.check])?;
-        Some(TableKey { index, check })
+        let [index, check] = board.keys_after_any(mv, [index, check], [key.index, key.check]);
+        TableKey { index, check }
     }
 
     /// The (index, check) key sets.
@@ -781,12 +782,22 @@ mod tests {
             assert!(all[i + 1..].iter().all(|b| b != a), "{all:x?}");
         }
         assert_eq!(primary.index, board.key());
-        for mv in board.legal_moves() {
-            let mut child = board.clone();
-            child.make(mv);
-            for set in [KeySet::Primary, KeySet::Secondary] {
-                let expected = set.key(&child);
-                assert_eq!(set.key_after(&board, mv, set.key(&board)).unwrap_or(expected), expected);
+        // Every move of the start position and of positions where en
+        // passant follows a double push (e4-e5 beside d7-d5) or does not
+        // (the capturer would leave its king to a rook).
+        for fen in ["4k3/3p1p2/8/4P3/8/8/8/4K3 b - - 0 1", "7k/1p6/8/K1P4r/8/8/8/8 b - - 0 1"] {
+            for mut board in [Board::startpos(), Board::from_fen(fen).unwrap()] {
+                for mv in board.legal_moves() {
+                    let mut child = board.clone();
+                    child.make(mv);
+                    if ["d7d5", "b7b5"].contains(&mv.to_string().as_str()) {
+                        assert_eq!(child.en_passant().is_some(), mv.to_string() == "d7d5", "{fen}: {mv}");
+                    }
+                    for set in [KeySet::Primary, KeySet::Secondary] {
+                        let key = set.key(&board);
+                        assert_eq!(set.key_after(&mut board, mv, key), set.key(&child), "{fen}: {mv}");
+                    }
+                }
             }
         }
     }

@@ -88,12 +88,7 @@ fn prefetch_children<K: Isa>(
     let mut moves = MoveList::new();
     OnIsa::<K>::new(board).generate_moves(&mut moves);
     for &mv in &moves {
-        let child_key = keys.key_after(board, mv, key).unwrap_or_else(|| {
-            board.make(mv);
-            let child_key = keys.key(board);
-            board.unmake();
-            child_key
-        });
+        let child_key = keys.key_after(board, mv, key);
         if !burst {
             table.prefetch(child_key, child_depth);
         }
