@@ -11,8 +11,8 @@
 //! and perft(11) probes about 4 · 10¹⁰ times: several wrong counts a run.
 //!
 //! The table has two parts, each of 64-byte buckets that fill one cache
-//! line. A quarter of the bytes holds **wide entries**, for subtrees of
-//! three plies and more: two 64-bit words written and read with relaxed
+//! line. An eighth of the bytes holds **wide entries**, for subtrees of
+//! four plies and more: two 64-bit words written and read with relaxed
 //! atomics, `data = count << 8 | depth` and `word = check ^ data`. A reader
 //! accepts one only if `word ^ data` equals the check key it looks for and
 //! the depth matches, so an entry torn by a concurrent write (one word old,
@@ -20,12 +20,15 @@
 //! Four make a bucket, and a store takes an empty one, else replaces the
 //! shallowest, so deep (expensive) subtrees survive.
 //!
-//! The rest holds **narrow entries**, for subtrees of one and two plies,
-//! most of the counts a deep perft stores: one 64-bit word, the check
-//! key's high 48 bits (the depth folded in) over a 16-bit count (a two-ply
-//! count is at most 218²), written and read in one atomic access, so never
-//! torn. Eight make a bucket, twice the counts per byte, and a store takes
-//! an empty one, else replaces the smallest count.
+//! The rest holds **narrow entries**, for subtrees of one to three plies,
+//! most of the counts a deep perft stores, in nine bytes: a 64-bit word
+//! with the check key's high 48 bits (the depth folded in) over the
+//! count's low 16 bits, and a byte with the count's high 8 (a three-ply
+//! count is at most 218³, under 2²⁴). The byte is also folded into the
+//! word's 48 tag bits (times an odd constant), so a word read with the byte
+//! of another store fails the check, as a torn wide entry does. Seven make
+//! a bucket, nearly twice the counts per byte, and a store takes an empty
+//! one, else replaces the smallest count (of either depth).
 //!
 //! Either part has any number of buckets (it fills the memory it is given,
 //! not the power of two below it); the bucket is the high half of the
@@ -37,14 +40,14 @@
 //! **Odds of a wrong count.** The index key only says where to look; a
 //! false hit needs an entry of another position in the probed bucket whose
 //! check key matches too. With keys that behave as random, that is at most
-//! 8 · 2⁻⁴⁸ ≈ 2.8 · 10⁻¹⁴ per probe of a narrow entry and 4 · 2⁻⁶⁴ ≈ 2 ·
+//! 7 · 2⁻⁴⁸ ≈ 2.5 · 10⁻¹⁴ per probe of a narrow entry and 4 · 2⁻⁶⁴ ≈ 2 ·
 //! 10⁻¹⁹ per probe of a wide one, whatever the table's size. perft(11)
 //! probes about 4 · 10¹⁰ times (nearly all narrow), so the chance that any
 //! count in it is wrong is about 10⁻³; perft(10) about 10⁻⁴. `--verify-hash`
 //! repeats a run with two other key sets ([`KeySet::Secondary`]): a false
 //! hit would have to happen identically under both to go unnoticed.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
@@ -56,16 +59,23 @@ use crate::board::Board;
 /// counts have them).
 const MAX_COUNT: u128 = 1 << 56;
 const ENTRIES_PER_BUCKET: usize = 4;
-const NARROW_PER_BUCKET: usize = 8;
+const NARROW_PER_BUCKET: usize = 7;
 /// Subtrees of at most this many plies go to narrow entries.
-const NARROW_MAX_DEPTH: u32 = 2;
-/// Bits of a narrow entry that hold its count, the lowest ones (a two-ply
-/// count is at most 218², under 2¹⁶).
-const NARROW_COUNT_BITS: u32 = 16;
-/// The largest count a narrow entry holds.
-const NARROW_MAX_COUNT: u64 = (1 << NARROW_COUNT_BITS) - 1;
+const NARROW_MAX_DEPTH: u32 = 3;
+/// Bits of a narrow entry's word that hold the low bits of its count; the
+/// word's other 48 hold the tag.
+const NARROW_LOW_BITS: u32 = 16;
+/// The low bits of a narrow entry's word: the count's low 16 bits.
+const NARROW_LOW_MASK: u64 = (1 << NARROW_LOW_BITS) - 1;
+/// The largest count a narrow entry holds: 24 bits, 16 in the word and 8
+/// in the entry's byte (a three-ply count is at most 218³, under 2²⁴).
+const NARROW_MAX_COUNT: u64 = (1 << (NARROW_LOW_BITS + 8)) - 1;
 /// An odd constant that folds a depth into a key (bucket and narrow check).
 const DEPTH_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
+/// An odd constant that spreads a narrow entry's high count byte over the
+/// tag bits of its word, so a word and a byte of two different stores do
+/// not pass for one entry.
+const HIGH_BYTE_MIX: u64 = 0xd1b5_4a32_d192_ed03;
 
 /// The two independent 64-bit Zobrist keys a table knows a position by:
 /// `index` picks the bucket, `check` is what an entry is compared on. A
@@ -91,25 +101,47 @@ struct Bucket {
     entries: [Entry; ENTRIES_PER_BUCKET],
 }
 
-/// Eight narrow entries (see the module's documentation); 0 is empty.
+/// Seven narrow entries (see the module's documentation): entry `i` is
+/// `words[i]` and `high[i]`; a word of 0 is empty.
 #[derive(Default)]
 #[repr(C, align(64))]
 struct NarrowBucket {
-    entries: [AtomicU64; NARROW_PER_BUCKET],
+    words: [AtomicU64; NARROW_PER_BUCKET],
+    high: [AtomicU8; NARROW_PER_BUCKET],
 }
 
 /// The part of a narrow entry that says whose count it is: the high 48
-/// bits of the check key with the depth folded in (1 or 2).
+/// bits of the check key with the depth folded in (1 to 3).
 #[inline(always)]
 fn narrow_tag(key: TableKey, depth: u32) -> u64 {
-    (key.check ^ u64::from(depth).wrapping_mul(DEPTH_MIX)) & !NARROW_MAX_COUNT
+    (key.check ^ u64::from(depth).wrapping_mul(DEPTH_MIX)) & !NARROW_LOW_MASK
 }
 
-/// Whether the narrow entry `word` holds the count of `tag` (an empty
-/// entry holds nothing, even for the one tag in 2⁴⁸ that is 0).
+/// What a narrow entry's high count byte is folded into its tag bits with.
 #[inline(always)]
-fn narrow_holds(word: u64, tag: u64) -> bool {
-    word & !NARROW_MAX_COUNT == tag && word != 0
+fn high_byte_spread(high: u8) -> u64 {
+    u64::from(high).wrapping_mul(HIGH_BYTE_MIX) & !NARROW_LOW_MASK
+}
+
+/// The narrow entry (word, high byte) of `count` (under 2²⁴) for `tag`.
+#[inline(always)]
+fn narrow_entry(tag: u64, count: u64) -> (u64, u8) {
+    let high = (count >> NARROW_LOW_BITS) as u8;
+    (tag ^ high_byte_spread(high) | count & NARROW_LOW_MASK, high)
+}
+
+/// Whether the narrow entry (`word`, `high`) holds the count of `tag`. An
+/// empty entry holds nothing, even for the one tag in 2⁴⁸ that is 0; a word
+/// and a byte of two stores with different high bytes hold nothing either.
+#[inline(always)]
+fn narrow_holds(word: u64, high: u8, tag: u64) -> bool {
+    (word ^ high_byte_spread(high)) & !NARROW_LOW_MASK == tag && word != 0
+}
+
+/// The count a narrow entry holds (0 for an empty one).
+#[inline(always)]
+fn narrow_count(word: u64, high: u8) -> u64 {
+    u64::from(high) << NARROW_LOW_BITS | word & NARROW_LOW_MASK
 }
 
 // `bytes` and the sizing count both kinds of bucket as 64 bytes.
@@ -245,7 +277,7 @@ fn keep_first_buckets<B>(buckets: &mut Vec<B>, keep: usize) {
 }
 
 /// Eighths of a table's buckets that hold wide entries.
-const WIDE_EIGHTHS: usize = 2;
+const WIDE_EIGHTHS: usize = 1;
 
 /// A table of `buckets` buckets (at least two) as (all, wide, narrow):
 /// [`WIDE_EIGHTHS`] eighths of them (at least one) wide, the rest narrow.
@@ -290,7 +322,7 @@ const BURST_PREFETCH_BYTES: u64 = 2 << 30;
 const SETUP_CHUNK_BYTES: usize = 2 << 20;
 
 impl PerftTable {
-    /// A table of at most `megabytes` MiB (whole 64-byte buckets, a quarter
+    /// A table of at most `megabytes` MiB (whole 64-byte buckets, an eighth
     /// of them wide, the rest narrow), indexed by `keys`. The memory is
     /// zeroed in parallel on the current rayon pool, so that the pages are
     /// in place before counting starts, each worker faulting in its share
@@ -308,8 +340,8 @@ impl PerftTable {
         Self::with_buckets(count, keys).map_err(|_| TableError::OutOfMemory(megabytes))
     }
 
-    /// A table of `buckets` 64-byte buckets (at least two): a quarter of
-    /// them (at least one) of four wide entries, the rest of eight narrow
+    /// A table of `buckets` 64-byte buckets (at least two): an eighth of
+    /// them (at least one) of four wide entries, the rest of seven narrow
     /// ones. Tiny tables make replacement happen all the time, which is
     /// what tests want. Any number of buckets works: a key picks its bucket
     /// by the high bits of a multiplication, not by a mask.
@@ -368,7 +400,7 @@ impl PerftTable {
             state ^= state >> 7;
             state ^= state << 17;
             let index = ((u128::from(state) * u128::from(buckets)) >> 64) as usize;
-            sum = sum.wrapping_add(self.narrow[index].entries[0].load(Ordering::Relaxed));
+            sum = sum.wrapping_add(self.narrow[index].words[0].load(Ordering::Relaxed));
         }
         std::hint::black_box(sum);
         started.elapsed().as_nanos() as f64 / reads.max(1) as f64
@@ -463,14 +495,14 @@ impl PerftTable {
     pub fn probe(&self, key: TableKey, depth: u32) -> Option<u64> {
         if depth <= NARROW_MAX_DEPTH {
             let tag = narrow_tag(key, depth);
-            let entries = &self.narrow_bucket(key, depth).entries;
+            let bucket = self.narrow_bucket(key, depth);
             // Every entry read and compared, no early exit: where a hit
             // stands in the bucket is a branch no predictor learns.
             let mut found = u64::MAX;
-            for entry in entries {
-                let word = entry.load(Ordering::Relaxed);
-                if narrow_holds(word, tag) {
-                    found = word & NARROW_MAX_COUNT;
+            for (word, high) in bucket.words.iter().zip(&bucket.high) {
+                let (word, high) = (word.load(Ordering::Relaxed), high.load(Ordering::Relaxed));
+                if narrow_holds(word, high, tag) {
+                    found = narrow_count(word, high);
                 }
             }
             return (found != u64::MAX).then_some(found);
@@ -493,7 +525,7 @@ impl PerftTable {
             return;
         }
         if depth <= NARROW_MAX_DEPTH {
-            // Every real count of up to two plies fits (at most 218²).
+            // Every real count of up to three plies fits (at most 218³).
             if count <= u128::from(NARROW_MAX_COUNT) {
                 self.store_narrow(key, depth, count as u64);
             }
@@ -526,22 +558,24 @@ impl PerftTable {
     #[inline]
     fn store_narrow(&self, key: TableKey, depth: u32, count: u64) {
         let tag = narrow_tag(key, depth);
-        let entries = &self.narrow_bucket(key, depth).entries;
+        let bucket = self.narrow_bucket(key, depth);
         // Every entry read, no early exit (as in `probe`): an empty one
         // costs 0, a full one its count, and the first cheapest is the
         // victim; buckets fill from the front, so the first empty one comes
         // after every full one.
         let (mut victim, mut victim_cost, mut present) = (0, u64::MAX, false);
-        for (i, entry) in entries.iter().enumerate() {
-            let word = entry.load(Ordering::Relaxed);
-            present |= narrow_holds(word, tag);
-            let cost = word & NARROW_MAX_COUNT;
+        for (i, (word, high)) in bucket.words.iter().zip(&bucket.high).enumerate() {
+            let (word, high) = (word.load(Ordering::Relaxed), high.load(Ordering::Relaxed));
+            present |= narrow_holds(word, high, tag);
+            let cost = narrow_count(word, high);
             if cost < victim_cost {
                 (victim, victim_cost) = (i, cost);
             }
         }
         if !present {
-            entries[victim].store(tag | count, Ordering::Relaxed);
+            let (word, high) = narrow_entry(tag, count);
+            bucket.high[victim].store(high, Ordering::Relaxed);
+            bucket.words[victim].store(word, Ordering::Relaxed);
         }
     }
 
@@ -577,7 +611,7 @@ impl PerftTable {
             self.buckets.len() * ENTRIES_PER_BUCKET,
         );
         let used_narrow = used(
-            &mut narrow.iter().flat_map(|b| &b.entries),
+            &mut narrow.iter().flat_map(|b| &b.words),
             narrow.len() * NARROW_PER_BUCKET,
             self.narrow.len() * NARROW_PER_BUCKET,
         );
@@ -618,14 +652,15 @@ mod tests {
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
         assert_eq!(table.bytes(), 1 << 20);
         assert_eq!(table.buckets(), 1 << 14);
-        assert_eq!(table.entries(), (1 << 12) * 4 + 3 * (1 << 12) * 8);
+        assert_eq!(table.entries(), (1 << 11) * 4 + 7 * (1 << 11) * 7);
         assert_eq!(table.probe(key(42), 4), None);
         table.store(key(42), 4, 1234);
         assert_eq!(table.probe(key(42), 4), Some(1234));
         assert_eq!(table.probe(key(42), 5), None, "depth is part of the match");
         assert_eq!(table.probe(key(42 ^ 1 << 40), 4), None);
         table.store(key(42), 3, 99);
-        assert_eq!(table.probe(key(42), 3), Some(99), "three plies are wide");
+        assert_eq!(table.probe(key(42), 3), Some(99), "three plies are narrow");
+        assert_eq!(table.probe(key(42), 4), Some(1234), "four plies are wide");
         // Five wide entries in one bucket: the shallowest is replaced.
         let wide = table.buckets.len();
         let home = bucket_index(7, 6, wide);
@@ -655,7 +690,7 @@ mod tests {
         let mut table = PerftTable::new(8, KeySet::Primary).unwrap();
         assert!(table.random_read_nanos(1 << 20, 1000, 1) > 0.0);
         table.keep_first(2);
-        assert_eq!((table.bytes(), table.buckets.len(), table.narrow.len()), (2 << 20, 1 << 13, 3 << 13));
+        assert_eq!((table.bytes(), table.buckets.len(), table.narrow.len()), (2 << 20, 1 << 12, 7 << 12));
         // Cutting to more than there is changes nothing.
         table.keep_first(4);
         assert_eq!(table.bytes(), 2 << 20);
@@ -696,51 +731,60 @@ mod tests {
         table.store(key(46), 2, 218 * 218);
         assert_eq!(table.probe(key(46), 2), Some(218 * 218));
         assert_eq!(table.probe(key(46), 1), None, "a two-ply count is no one-ply one");
-        table.store(key(47), 2, 1 << 16);
-        assert_eq!(table.probe(key(47), 2), None);
-        table.store(key(47), 2, (1 << 16) - 1);
-        assert_eq!(table.probe(key(47), 2), Some((1 << 16) - 1));
-        // Nine entries in one bucket: the smallest count is replaced.
+        table.store(key(46), 3, 218 * 218 * 218);
+        assert_eq!(table.probe(key(46), 3), Some(218 * 218 * 218), "so does a three-ply one");
+        assert_eq!(table.probe(key(46), 2), Some(218 * 218));
+        table.store(key(47), 3, 1 << 24);
+        assert_eq!(table.probe(key(47), 3), None);
+        table.store(key(47), 3, (1 << 24) - 1);
+        assert_eq!(table.probe(key(47), 3), Some((1 << 24) - 1));
+        // Every high byte round-trips, 0 and 255 included.
+        for (i, count) in [0u64, 1, 0xffff, 0x1_0000, 0x12_3456, 0xff_0000, 0xfe_ffff].into_iter().enumerate()
+        {
+            table.store(key(1000 + i as u64), 3, u128::from(count));
+            assert_eq!(table.probe(key(1000 + i as u64), 3), Some(count));
+        }
+        // Eight entries in one bucket: the smallest count is replaced.
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
         let narrow = table.narrow.len();
-        let keys: Vec<TableKey> = keys_in_bucket(bucket_index(7, 2, narrow), 2, narrow).take(8).collect();
+        let keys: Vec<TableKey> = keys_in_bucket(bucket_index(7, 2, narrow), 2, narrow).take(7).collect();
         table.store(key(7), 2, 500);
-        for (i, &k) in keys[..7].iter().enumerate() {
+        for (i, &k) in keys[..6].iter().enumerate() {
             table.store(k, 2, 600 + i as u128 - u128::from(i == 3) * 200);
         }
-        table.store(keys[7], 2, 700);
+        table.store(keys[6], 2, 700);
         assert_eq!(table.probe(keys[3], 2), None, "403 was the smallest count");
-        assert_eq!(table.probe(keys[7], 2), Some(700));
+        assert_eq!(table.probe(keys[6], 2), Some(700));
         assert_eq!(table.probe(key(7), 2), Some(500));
-        for (i, &k) in keys[..7].iter().enumerate().filter(|&(i, _)| i != 3) {
+        for (i, &k) in keys[..6].iter().enumerate().filter(|&(i, _)| i != 3) {
             assert_eq!(table.probe(k, 2), Some(600 + i as u64));
         }
     }
 
     #[test]
     fn narrow_replacement_weighs_counts_not_depths() {
-        // One- and two-ply counts share the narrow buckets; a store
+        // Two- and three-ply counts share the narrow buckets; a store
         // replaces the smallest count of either depth.
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
         let narrow = table.narrow.len();
         let home = bucket_index(7, 2, narrow);
-        let twos: Vec<TableKey> = keys_in_bucket(home, 2, narrow).take(5).collect();
-        let ones: Vec<TableKey> = keys_in_bucket(home, 1, narrow).take(4).collect();
-        for (i, &k) in twos[..4].iter().enumerate() {
-            table.store(k, 2, 9_000 + i as u128);
+        let threes: Vec<TableKey> = keys_in_bucket(home, 3, narrow).take(4).collect();
+        let twos: Vec<TableKey> = keys_in_bucket(home, 2, narrow).take(4).collect();
+        for (i, &k) in threes[..3].iter().enumerate() {
+            table.store(k, 3, 900_000 + i as u128);
         }
-        for (i, &k) in ones[..3].iter().enumerate() {
-            table.store(k, 1, 30 + i as u128);
+        for (i, &k) in twos[..3].iter().enumerate() {
+            table.store(k, 2, 30 + i as u128);
         }
-        table.store(ones[3], 1, 9_500);
-        // Full: the next store takes the place of the one-ply count 30.
-        table.store(twos[4], 2, 20_000);
-        assert_eq!(table.probe(ones[0], 1), None, "30 was the smallest count");
-        assert_eq!(table.probe(twos[4], 2), Some(20_000));
-        assert_eq!(table.probe(ones[1], 1), Some(31));
-        assert_eq!(table.probe(ones[3], 1), Some(9_500));
-        for (i, &k) in twos[..4].iter().enumerate() {
-            assert_eq!(table.probe(k, 2), Some(9_000 + i as u64));
+        table.store(twos[3], 2, 9_500);
+        // Full: the next store takes the place of the two-ply count 30.
+        table.store(threes[3], 3, 2_000_000);
+        assert_eq!(table.probe(twos[0], 2), None, "30 was the smallest count");
+        assert_eq!(table.probe(threes[3], 3), Some(2_000_000));
+        assert_eq!(table.probe(twos[1], 2), Some(31));
+        assert_eq!(table.probe(twos[3], 2), Some(9_500));
+        for (i, &k) in threes[..3].iter().enumerate() {
+            assert_eq!(table.probe(k, 3), Some(900_000 + i as u64));
         }
     }
 
@@ -752,13 +796,13 @@ mod tests {
         // high 48 bits, wide entries all 64.
         let table = PerftTable::new(1, KeySet::Primary).unwrap();
         let stored = TableKey { index: 0x0123_4567_89ab_cdef, check: 0xfedc_ba98_7654_3210 };
-        for depth in [1, 2, 3, 6] {
+        for depth in [1, 2, 3, 4, 6] {
             table.store(stored, depth, 77);
             assert_eq!(table.probe(stored, depth), Some(77));
             for bit in 0..64 {
                 let other = TableKey { check: stored.check ^ 1 << bit, ..stored };
                 let found = table.probe(other, depth);
-                if depth <= NARROW_MAX_DEPTH && bit < NARROW_COUNT_BITS {
+                if depth <= NARROW_MAX_DEPTH && bit < NARROW_LOW_BITS {
                     assert_eq!(found, Some(77), "depth {depth}, bit {bit}: below what is compared");
                 } else {
                     assert_eq!(found, None, "depth {depth}, bit {bit}");
@@ -800,6 +844,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_narrow_word_and_a_high_byte_of_different_stores_are_rejected() {
+        // Every two high bytes differ in the tag bits they fold in, so a
+        // word read with another store's high byte never matches its tag.
+        for a in 0..=255u8 {
+            for b in 0..a {
+                assert_ne!(high_byte_spread(a), high_byte_spread(b), "{a} {b}");
+            }
+        }
+        let table = PerftTable::new(1, KeySet::Primary).unwrap();
+        table.store(key(5), 3, 0x12_3456);
+        let bucket = table.narrow_bucket(key(5), 3);
+        let slot = bucket.words.iter().position(|w| w.load(Ordering::Relaxed) != 0).unwrap();
+        bucket.high[slot].store(0x13, Ordering::Relaxed);
+        assert_eq!(table.probe(key(5), 3), None);
+        bucket.high[slot].store(0x12, Ordering::Relaxed);
+        assert_eq!(table.probe(key(5), 3), Some(0x12_3456));
     }
 
     #[test]
