@@ -69,7 +69,7 @@ const NARROW_LOW_BITS: u32 = 16;
 const NARROW_LOW_MASK: u64 = (1 << NARROW_LOW_BITS) - 1;
 /// The largest count a narrow entry holds: 24 bits, 16 in the word and 8
 /// in the entry's byte (a three-ply count is at most 218³, under 2²⁴).
-const NARROW_MAX_COUNT: u64 = (1 << (NARROW_LOW_BITS + 8)) - 1;
+const NARROW_MAX_COUNT: u64 = (1 << (NARROW_LOW_BITS + u8::BITS)) - 1;
 /// An odd constant that folds a depth into a key (bucket and narrow check).
 const DEPTH_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
 /// An odd constant that spreads a narrow entry's high count byte over the
@@ -108,6 +108,17 @@ struct Bucket {
 struct NarrowBucket {
     words: [AtomicU64; NARROW_PER_BUCKET],
     high: [AtomicU8; NARROW_PER_BUCKET],
+}
+
+impl NarrowBucket {
+    /// Each entry's (word, high byte), read with relaxed loads.
+    #[inline(always)]
+    fn entries(&self) -> impl Iterator<Item = (u64, u8)> + '_ {
+        self.words
+            .iter()
+            .zip(&self.high)
+            .map(|(word, high)| (word.load(Ordering::Relaxed), high.load(Ordering::Relaxed)))
+    }
 }
 
 /// The part of a narrow entry that says whose count it is: the high 48
@@ -495,12 +506,10 @@ impl PerftTable {
     pub fn probe(&self, key: TableKey, depth: u32) -> Option<u64> {
         if depth <= NARROW_MAX_DEPTH {
             let tag = narrow_tag(key, depth);
-            let bucket = self.narrow_bucket(key, depth);
             // Every entry read and compared, no early exit: where a hit
             // stands in the bucket is a branch no predictor learns.
             let mut found = u64::MAX;
-            for (word, high) in bucket.words.iter().zip(&bucket.high) {
-                let (word, high) = (word.load(Ordering::Relaxed), high.load(Ordering::Relaxed));
+            for (word, high) in self.narrow_bucket(key, depth).entries() {
                 if narrow_holds(word, high, tag) {
                     found = narrow_count(word, high);
                 }
@@ -564,8 +573,7 @@ impl PerftTable {
         // victim; buckets fill from the front, so the first empty one comes
         // after every full one.
         let (mut victim, mut victim_cost, mut present) = (0, u64::MAX, false);
-        for (i, (word, high)) in bucket.words.iter().zip(&bucket.high).enumerate() {
-            let (word, high) = (word.load(Ordering::Relaxed), high.load(Ordering::Relaxed));
+        for (i, (word, high)) in bucket.entries().enumerate() {
             present |= narrow_holds(word, high, tag);
             let cost = narrow_count(word, high);
             if cost < victim_cost {
