@@ -59,9 +59,8 @@ fn count_by_subtrees(
         }
         (None, None) => (None, Default::default()),
     };
-    let weights = with_threads(threads, || weigh_tasks(board, depth, &tasks))?;
-    let live =
-        LiveProgress::new(weights, !args.quiet, args.progress_json.clone(), board.fen(), depth, threads);
+    let work = with_threads(threads, || weigh_tasks(board, depth, &tasks))?;
+    let live = LiveProgress::new(work, !args.quiet, args.progress_json.clone(), board.fen(), depth, threads);
     live.resumed(&done);
     let divide = live
         .while_ticking(|| {

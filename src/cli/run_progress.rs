@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
-use perft::counting::progress::{Progress, Snapshot};
+use perft::counting::progress::{Progress, Snapshot, Work};
 use perft::report::{EtaEstimate, RunProgress};
 use serde::Serialize;
 
@@ -60,10 +60,10 @@ pub struct LiveProgress {
 }
 
 impl LiveProgress {
-    /// Progress over subtrees of these `weights`, shown on a terminal when
-    /// `visible`, and written to `file` if given.
+    /// Progress over `work`, shown on a terminal when `visible`, and
+    /// written to `file` if given.
     pub fn new(
-        weights: Vec<f64>,
+        work: Work,
         visible: bool,
         file: Option<PathBuf>,
         fen: String,
@@ -77,7 +77,7 @@ impl LiveProgress {
         );
         bar.enable_steady_tick(Duration::from_millis(250));
         let state = State {
-            progress: Progress::new(weights),
+            progress: Progress::new(work),
             resumed: 0,
             start_percent: 0.0,
             estimates: Vec::new(),
@@ -212,7 +212,8 @@ mod tests {
     fn the_file_moves_on_while_no_subtree_finishes() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("progress.json");
-        let live = LiveProgress::new(vec![1.0, 1.0], false, Some(path.clone()), "fen".into(), 9, 2);
+        let live =
+            LiveProgress::new(Work::separate(vec![1.0, 1.0]), false, Some(path.clone()), "fen".into(), 9, 2);
         live.while_ticking(|| std::thread::sleep(Duration::from_millis(2500)));
         let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(file["subtrees_done"], 0);
