@@ -294,6 +294,18 @@ pub fn fit_to_memory_speed(table: &mut PerftTable) -> Option<MemoryCut> {
     Some(MemoryCut { to_megabytes: table.bytes() / MB, ..cut })
 }
 
+/// Fits the table `choice` named to fast memory where `choice` is
+/// automatic ([`fit_to_memory_speed`]); `choice` then says so, and the
+/// measuring counts as the table's set-up. An explicit size is left alone.
+pub fn fit_automatic(choice: &mut TableSize, table: &mut PerftTable) {
+    let Some(why) = &choice.auto else { return };
+    let started = std::time::Instant::now();
+    if let Some(cut) = fit_to_memory_speed(table) {
+        *choice = TableSize { megabytes: cut.to_megabytes, auto: Some(format!("{why}; {cut}")) };
+    }
+    table.add_setup_seconds(started.elapsed().as_secs_f64());
+}
+
 /// The cut [`fit_to_memory_speed`] makes to a table of `whole` bytes whose
 /// random reads over its first `bytes` cost `nanos(bytes)`; `None` for none.
 fn fast_size(whole: u64, mut nanos: impl FnMut(u64) -> f64) -> Option<MemoryCut> {

@@ -1170,4 +1170,7 @@ fn a_counting_unit_is_seen_running() {
     assert_eq!(report["running"][0]["host"].as_str().map(str::is_empty), Some(false));
     assert!(report["running"][0]["positions_done"].as_u64().is_some_and(|n| n >= 1), "{report}");
     assert_eq!(report["running"][0]["positions"], 20);
+    // No unit done, but the running one's pace gives the time left.
+    assert!(report["running"][0]["seconds_running"].as_f64().is_some_and(|s| s >= 0.0), "{report}");
+    assert!(report["seconds_left"].as_f64().is_some_and(|s| s > 0.0), "{report}");
 }

@@ -441,13 +441,7 @@ pub fn choose_table(
 /// ([`memory::fit_to_memory_speed`]), and `choice` says so.
 pub fn make_table(choice: &mut TableSize, keys: KeySet, threads: usize) -> Result<PerftTable> {
     let mut table = with_threads(threads, || PerftTable::new(choice.megabytes, keys))?.context("--hash")?;
-    if let Some(why) = &choice.auto {
-        let started = std::time::Instant::now();
-        if let Some(cut) = memory::fit_to_memory_speed(&mut table) {
-            *choice = TableSize { megabytes: cut.to_megabytes, auto: Some(format!("{why}; {cut}")) };
-        }
-        table.add_setup_seconds(started.elapsed().as_secs_f64());
-    }
+    memory::fit_automatic(choice, &mut table);
     Ok(table)
 }
 

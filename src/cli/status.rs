@@ -80,6 +80,12 @@ pub fn status(args: StatusArgs) -> Result<u8> {
         _ if status.counts.done == status.units => {
             writeln!(out, "every unit is done: run `perft merge {}`", args.plan.display())?
         }
+        Some(left) if status.counts.done == 0 => writeln!(
+            out,
+            "time left: about {} (at the pace of the {} running units' journaled positions; none done yet)",
+            output::human_duration(left),
+            status.counts.running
+        )?,
         Some(left) => writeln!(
             out,
             "time left: about {} ({} done in {:.1} s of unit time, {} running)",
@@ -88,7 +94,7 @@ pub fn status(args: StatusArgs) -> Result<u8> {
             status.unit_seconds,
             status.counts.running
         )?,
-        None => writeln!(out, "time left: not known before the first unit is done")?,
+        None => writeln!(out, "time left: not known before a unit is done or journals a position")?,
     }
     if let Some(target) = &target {
         target.write(&status, out)?;

@@ -47,6 +47,17 @@ pub struct Heartbeat {
     /// [`HEARTBEAT_INTERVAL`], whatever the clocks say.
     #[serde(default)]
     pub seq: u64,
+    /// Positions its journal held when the unit started (resumed ones).
+    #[serde(default)]
+    pub resumed_positions: u64,
+}
+
+impl Heartbeat {
+    /// Seconds between the unit's start and this heartbeat, by the
+    /// writer's clock; `None` where either time does not read.
+    pub fn seconds_running(&self) -> Option<f64> {
+        Some((epoch_seconds(&self.updated)? - epoch_seconds(&self.started)?).max(0.0))
+    }
 }
 
 /// The heartbeat file of unit `index` under `keys`, relative to the plan.
@@ -63,18 +74,20 @@ pub struct HeartbeatGuard {
 
 impl HeartbeatGuard {
     /// Writes the heartbeat at `path` now and every [`HEARTBEAT_INTERVAL`]
-    /// from a thread of its own. The caller must own the unit (hold its
-    /// lock): the guard removes the file when dropped.
+    /// from a thread of its own, for a unit whose journal held
+    /// `resumed_positions` when it started. The caller must own the unit
+    /// (hold its lock): the guard removes the file when dropped.
     ///
     /// # Errors
     /// The first write failed (a later failure is left to the next beat).
-    pub fn start(path: PathBuf) -> Result<HeartbeatGuard, DistError> {
+    pub fn start(path: PathBuf, resumed_positions: u64) -> Result<HeartbeatGuard, DistError> {
         let mut beat = Heartbeat {
             host: crate::report::host_name(),
             pid: std::process::id(),
             started: timestamp(),
             updated: String::new(),
             seq: 0,
+            resumed_positions,
         };
         let write = move |path: &Path, beat: &mut Heartbeat| {
             beat.updated = timestamp();

@@ -43,6 +43,28 @@ pub struct RunningUnit {
     pub positions_done: u64,
     /// Positions in the unit.
     pub positions: u64,
+    /// Seconds it has run, by its heartbeat (its writer's clock).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds_running: Option<f64>,
+    /// Positions its journal held when it started (a resumed unit's).
+    #[serde(default)]
+    pub resumed_positions: u64,
+}
+
+impl RunningUnit {
+    /// Seconds since it started: by its heartbeat, plus the heartbeat's age.
+    pub fn seconds_since_start(&self) -> Option<f64> {
+        Some(self.seconds_running? + self.heartbeat_age_s).filter(|&seconds| seconds > 0.0)
+    }
+
+    /// The seconds the whole unit takes at the pace of the positions it
+    /// journaled since it started; `None` before it journaled any.
+    pub fn projected_seconds(&self) -> Option<f64> {
+        let seconds = self.seconds_since_start()?;
+        let counted = self.positions_done.checked_sub(self.resumed_positions).filter(|&n| n > 0)?;
+        let to_count = self.positions.saturating_sub(self.resumed_positions);
+        Some(seconds * to_count as f64 / counted as f64)
+    }
 }
 
 /// A unit neither done nor running.
@@ -96,9 +118,11 @@ pub struct PlanStatus {
     pub nodes_done: Count,
     /// Seconds the done units took, summed.
     pub unit_seconds: f64,
-    /// Estimated seconds until every unit is done: the units left times
-    /// the done units' mean time, shared among the running ones (at least
-    /// one); absent before any unit is done.
+    /// Estimated seconds until every unit is done: the time the running
+    /// units have left at their own pace, plus the units not started
+    /// times the done units' mean time (before any is done, the running
+    /// units' projected time), shared among the running ones (at least
+    /// one); absent before any unit is done or has journaled a position.
     pub seconds_left: Option<f64>,
     /// When this status was taken (UTC).
     pub taken: String,
@@ -179,6 +203,8 @@ pub fn plan_status(dir: &Path, keys: Keys, options: &StatusOptions) -> Result<Pl
                     clock_skew_s: None,
                     positions_done,
                     positions: entry.positions,
+                    seconds_running: beat.heartbeat.as_ref().and_then(Heartbeat::seconds_running),
+                    resumed_positions: beat.heartbeat.as_ref().map_or(0, |h| h.resumed_positions),
                 };
                 match beat.verdict() {
                     Verdict::Fresh => status.running.push(running),
@@ -198,12 +224,33 @@ pub fn plan_status(dir: &Path, keys: Keys, options: &StatusOptions) -> Result<Pl
         running: status.running.len() as u32,
         missing: status.missing.len() as u32,
     };
-    if !status.done.is_empty() {
-        let mean = status.unit_seconds / status.done.len() as f64;
-        let left = status.units - status.counts.done;
-        status.seconds_left = Some(mean * f64::from(left) / f64::from(status.counts.running.max(1)));
-    }
+    status.seconds_left = seconds_left(&status);
     Ok(status)
+}
+
+/// See [`PlanStatus::seconds_left`].
+fn seconds_left(status: &PlanStatus) -> Option<f64> {
+    let projected: Vec<(f64, f64)> = status
+        .running
+        .iter()
+        .filter_map(|unit| Some((unit.projected_seconds()?, unit.seconds_since_start()?)))
+        .collect();
+    let mean = match status.done.len() {
+        0 if projected.is_empty() => return None,
+        0 => projected.iter().map(|&(whole, _)| whole).sum::<f64>() / projected.len() as f64,
+        done => status.unit_seconds / done as f64,
+    };
+    // A running unit without a pace yet is counted as half done.
+    let running_left: f64 = status
+        .running
+        .iter()
+        .map(|unit| match (unit.projected_seconds(), unit.seconds_since_start()) {
+            (Some(whole), Some(run)) => (whole - run).max(0.0),
+            _ => mean / 2.0,
+        })
+        .sum();
+    let not_started = status.units - status.counts.done - status.counts.running;
+    Some((running_left + mean * f64::from(not_started)) / f64::from(status.counts.running.max(1)))
 }
 
 /// Judges the units whose heartbeats the clocks could not: running if the
@@ -243,5 +290,87 @@ fn judge_unsure(status: &mut PlanStatus, unsure: Vec<(PathBuf, Beat, RunningUnit
             reason,
             positions_done: running.positions_done,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plan of `units` units, of which `done` are done in `unit_seconds`
+    /// and `running` run.
+    fn plan(units: u32, done: u32, unit_seconds: f64, running: Vec<RunningUnit>) -> PlanStatus {
+        let counts = StatusCounts {
+            done,
+            running: running.len() as u32,
+            missing: units - done - running.len() as u32,
+        };
+        PlanStatus {
+            kind: "perft-status".into(),
+            plan: PathBuf::from("plan"),
+            fen: String::new(),
+            depth: 11,
+            keys: Keys::PRIMARY,
+            units,
+            counts,
+            done: (0..done).map(UnitIndex).collect(),
+            running,
+            missing: Vec::new(),
+            nodes_done: Count(0),
+            unit_seconds,
+            seconds_left: None,
+            taken: String::new(),
+        }
+    }
+
+    /// A unit of 1,000 positions that journaled `done` of them, `resumed`
+    /// before it started `seconds` ago.
+    fn running(seconds: Option<f64>, done: u64, resumed: u64) -> RunningUnit {
+        RunningUnit {
+            index: UnitIndex(7),
+            host: None,
+            heartbeat_age_s: 0.0,
+            clock_skew_s: None,
+            positions_done: done,
+            positions: 1_000,
+            seconds_running: seconds,
+            resumed_positions: resumed,
+        }
+    }
+
+    #[test]
+    fn before_any_unit_is_done_the_running_units_pace_says() {
+        // A quarter in 100 s: 400 s a unit, 300 s left of it, three more.
+        let status = plan(4, 0, 0.0, vec![running(Some(100.0), 250, 0)]);
+        assert_eq!(seconds_left(&status), Some(1_500.0));
+        // Resumed with 500: 100 more in 100 s, 400 s left.
+        let status = plan(1, 0, 0.0, vec![running(Some(100.0), 600, 500)]);
+        assert_eq!(seconds_left(&status), Some(400.0));
+        // The heartbeat's age counts: written 40 s after the start, read 60 s later.
+        let status =
+            plan(1, 0, 0.0, vec![RunningUnit { heartbeat_age_s: 60.0, ..running(Some(40.0), 250, 0) }]);
+        assert_eq!(seconds_left(&status), Some(300.0));
+        // Two running, shared.
+        let status = plan(2, 0, 0.0, vec![running(Some(100.0), 250, 0), running(Some(100.0), 500, 0)]);
+        assert_eq!(seconds_left(&status), Some((300.0 + 100.0) / 2.0));
+    }
+
+    #[test]
+    fn no_estimate_before_a_unit_is_done_or_journals_a_position() {
+        assert_eq!(seconds_left(&plan(4, 0, 0.0, vec![running(Some(100.0), 0, 0)])), None);
+        assert_eq!(seconds_left(&plan(4, 0, 0.0, vec![running(None, 300, 0)])), None);
+        assert_eq!(seconds_left(&plan(4, 0, 0.0, vec![running(Some(50.0), 300, 300)])), None);
+        assert_eq!(seconds_left(&plan(4, 0, 0.0, Vec::new())), None);
+    }
+
+    #[test]
+    fn done_units_give_the_mean_of_those_not_started() {
+        // 100 s a unit; a running unit without a pace counts as half done.
+        let status = plan(4, 2, 200.0, vec![running(None, 0, 0)]);
+        assert_eq!(seconds_left(&status), Some(50.0 + 100.0));
+        // With a pace: its own time left, not the mean's.
+        let status = plan(4, 2, 200.0, vec![running(Some(30.0), 750, 0)]);
+        assert_eq!(seconds_left(&status), Some(10.0 + 100.0));
+        assert_eq!(seconds_left(&plan(2, 2, 200.0, Vec::new())), Some(0.0));
     }
 }

@@ -18,7 +18,7 @@ use super::{
 use crate::board::Board;
 use crate::counting::journal::count_resumable;
 use crate::counting::{estimate_nodes, perft_with, with_threads, CountOptions, Mode, PerftTable};
-use crate::memory::{self, HashSize};
+use crate::memory::{self, HashSize, TableSize};
 use crate::report::{MachineInfo, ToolInfo};
 
 /// What one unit counted: written to `results/unit-NNNNNN.kK.json`.
@@ -425,15 +425,15 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
     let journal = UnitJournal::open(&journal_path, &id, positions.len())?;
     notes.extend(journal.notes.iter().cloned());
     let first = if positions.is_empty() { None } else { Some(board_at(0)?) };
-    let (hash_mb, hash_auto) = unit_table_size(request.hash, first.as_ref(), depth, positions.len())?;
-    let table = match hash_mb {
-        0 => None,
-        mb => Some(with_threads(request.threads, || PerftTable::new(mb, request.keys.key_set()))??),
-    };
+    let (table, TableSize { megabytes: hash_mb, auto: hash_auto }) =
+        make_unit_table(request, first.as_ref(), depth, positions.len())?;
     let table_setup_s = table.as_ref().map_or(0.0, PerftTable::setup_seconds);
     let started = crate::report::timestamp();
     let clock = Instant::now();
-    let heartbeat = HeartbeatGuard::start(plan.dir.join(heartbeat_file(entry.index, request.keys)))?;
+    let heartbeat = HeartbeatGuard::start(
+        plan.dir.join(heartbeat_file(entry.index, request.keys)),
+        journal.done.len() as u64,
+    )?;
     let counts = count_positions(positions.len(), &board_at, depth, table.as_ref(), &journal, request)?;
     let seconds = clock.elapsed().as_secs_f64();
     drop(heartbeat);
@@ -487,8 +487,29 @@ fn write_result(path: &Path, result: &UnitResult) -> Result<(), DistError> {
     crate::report::write::replace_atomic(path, &bytes).map_err(DistError::io(path))
 }
 
+/// The table of a unit of `positions` positions like `first`, counted
+/// `depth` plies deep (none for 0 MiB), and its size: an automatic one is
+/// fitted to fast memory.
+fn make_unit_table(
+    request: &UnitRequest,
+    first: Option<&Board>,
+    depth: u32,
+    positions: usize,
+) -> Result<(Option<PerftTable>, TableSize), DistError> {
+    let mut choice = unit_table_size(request.hash, first, depth, positions)?;
+    let table = match choice.megabytes {
+        0 => None,
+        mb => {
+            let mut table = with_threads(request.threads, || PerftTable::new(mb, request.keys.key_set()))??;
+            memory::fit_automatic(&mut choice, &mut table);
+            Some(table)
+        }
+    };
+    Ok((table, choice))
+}
+
 /// The table a unit of `positions` positions like `first`, counted `depth`
-/// plies deep, makes for `hash`: MiB (0: none), and for `auto` why. Every
+/// plies deep, makes for `hash` (0 MiB: none; for `auto` why). Every
 /// position shares the table: it is sized from their nodes together, as a
 /// suite's is.
 fn unit_table_size(
@@ -496,14 +517,16 @@ fn unit_table_size(
     first: Option<&Board>,
     depth: u32,
     positions: usize,
-) -> Result<(u64, Option<String>), DistError> {
+) -> Result<TableSize, DistError> {
     let nodes =
         || first.map_or(0.0, |board| estimate_nodes(board, depth).nodes_at_flat_growth * positions as f64);
     let useful = || memory::useful_bytes_for_nodes(nodes());
     match memory::resolve_table(hash, useful, "this unit", 1.0, memory::memory_source) {
-        Ok(Some(table)) => Ok((table.megabytes, table.auto)),
-        Ok(None) if hash == HashSize::Auto => Ok((0, Some("auto: this unit is too small to pay".into()))),
-        Ok(None) => Ok((0, None)),
+        Ok(Some(table)) => Ok(table),
+        Ok(None) if hash == HashSize::Auto => {
+            Ok(TableSize { megabytes: 0, auto: Some("auto: this unit is too small to pay".into()) })
+        }
+        Ok(None) => Ok(TableSize { megabytes: 0, auto: None }),
         Err(message) => Err(DistError::TableTooLarge(message)),
     }
 }
