@@ -1174,3 +1174,35 @@ fn a_counting_unit_is_seen_running() {
     assert!(report["running"][0]["seconds_running"].as_f64().is_some_and(|s| s >= 0.0), "{report}");
     assert!(report["seconds_left"].as_f64().is_some_and(|s| s > 0.0), "{report}");
 }
+
+/// scripts/deep-units.sh splits, runs the units on local workers with
+/// `perft status` beside them, merges, checks the published total and
+/// writes its summary; the plan is removed once the count is exact.
+#[test]
+fn deep_units_sh_counts_a_plan_on_local_workers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let output = std::process::Command::new("bash")
+        .arg(root.join("scripts/deep-units.sh"))
+        .arg("6")
+        .envs([("WORKERS", "2"), ("HASH", "1"), ("UNITS", "5"), ("PLY", "2"), ("STATUS_EVERY", "1")])
+        .env("RESULTS", tmp.path())
+        .env("PERFT_BIN", assert_cmd::cargo::cargo_bin("perft"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output));
+    let files: Vec<PathBuf> = std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    let summary =
+        files.iter().find(|p| p.file_name().unwrap().to_str().unwrap().starts_with("units-2")).unwrap();
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(summary).unwrap()).unwrap();
+    assert_eq!(summary["nodes"], "119060324", "{summary}");
+    assert_eq!(
+        (&summary["exact"], &summary["units"], &summary["workers"]),
+        (&Value::Bool(true), &5.into(), &2.into())
+    );
+    let read = |key: &str| std::fs::read_to_string(summary[key].as_str().unwrap()).unwrap();
+    let report: Value = serde_json::from_str(&read("report")).unwrap();
+    assert_eq!(report["kind"], "merge");
+    assert!(read("status_log").contains("every unit is done"), "{}", read("status_log"));
+    assert!(!tmp.path().join("units-d6").exists(), "the plan of an exact count is removed");
+}
