@@ -9,12 +9,13 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::board::Board;
 use perft::counting::journal::{count_journaled, plan_tasks, Divide, Journal, JournalHeader};
-use perft::counting::progress::weigh_tasks;
+use perft::counting::progress::{weigh_tasks, Work};
 use perft::counting::{
     divide_with_progress, perft_stats, with_threads, CountOptions, KeySet, Mode, PerftTable,
 };
 use perft::memory::{self, HashSize, TableSize};
 use perft::report::{nodes_per_second, DivideEntry, HashInfo, ReportHeader, RunMode, RunProgress, RunReport};
+use perft::types::Move;
 
 use super::args::RunArgs;
 use super::output::{self, ReportTarget};
@@ -34,6 +35,30 @@ struct Counted {
     progress: Option<RunProgress>,
 }
 
+/// The subtrees of a count followed subtree by subtree: the plies of the
+/// split, the paths, and the work weighed for the ETA.
+struct Subtrees {
+    split: u32,
+    tasks: Vec<Vec<Move>>,
+    work: Work,
+}
+
+/// The subtrees, where the count goes subtree by subtree (deep, journaled,
+/// or followed by a progress file). Planned and weighed before the table
+/// is made, so that the weighing's working memory (tens of MB at depth 11)
+/// is given back before the table takes its own.
+fn plan_subtrees(args: &RunArgs, plan: &RunPlan) -> Result<Option<Subtrees>> {
+    let journaled = args.checkpoint.is_some() || args.resume.is_some();
+    let depth = args.depth;
+    if depth == 0 || !(journaled || depth >= SUBTREE_PROGRESS_DEPTH || args.progress_json.is_some()) {
+        return Ok(None);
+    }
+    let board = &plan.board;
+    let (split, tasks) = plan_tasks(board, depth);
+    let work = with_threads(plan.threads, || weigh_tasks(board, depth, &tasks))?;
+    Ok(Some(Subtrees { split, tasks, work }))
+}
+
 /// Counts subtree by subtree: the tree split into subtrees, each weighed
 /// for the ETA, each finished one shown and (with a journal) recorded,
 /// those already in the journal skipped.
@@ -44,8 +69,9 @@ fn count_by_subtrees(
     args: &RunArgs,
     out: &mut dyn Write,
     threads: usize,
+    subtrees: Subtrees,
 ) -> Result<Counted> {
-    let (split, tasks) = plan_tasks(board, depth);
+    let Subtrees { split, tasks, work } = subtrees;
     let header = JournalHeader { fen: board.fen(), depth, mode: search.mode, split, tasks: tasks.len() };
     let (journal, done) = match (&args.checkpoint, &args.resume) {
         (Some(path), _) => (Some(Journal::create(path, &header)?), Default::default()),
@@ -59,7 +85,6 @@ fn count_by_subtrees(
         }
         (None, None) => (None, Default::default()),
     };
-    let work = with_threads(threads, || weigh_tasks(board, depth, &tasks))?;
     let live = LiveProgress::new(work, !args.quiet, args.progress_json.clone(), board.fen(), depth, threads);
     live.resumed(&done);
     let divide = live
@@ -141,12 +166,13 @@ pub fn run(args: RunArgs) -> Result<u8> {
         return run_stats(&args, &plan.board, plan.threads, plan.target.take(), plan.out.as_mut());
     }
     choose_run_table(&args, &mut plan)?;
+    let subtrees = plan_subtrees(&args, &plan)?;
     // The table's set-up is not part of the count's time (the report has
     // it apart).
     let table =
         plan.choice.as_mut().map(|c| output::make_table(c, KeySet::Primary, plan.threads)).transpose()?;
     let start = Instant::now();
-    let counted = count_run(&args, &mut plan, table.as_ref())?;
+    let counted = count_run(&args, &mut plan, table.as_ref(), subtrees)?;
     let seconds = start.elapsed().as_secs_f64();
     let hash = table.as_ref().zip(plan.choice.as_ref()).map(|(table, c)| HashInfo::of(table, c));
     drop(table);
@@ -200,17 +226,22 @@ fn choose_run_table(args: &RunArgs, plan: &mut RunPlan) -> Result<()> {
 
 /// The count itself: subtree by subtree (deep, journaled, or followed by a
 /// progress file), or root move by root move.
-fn count_run(args: &RunArgs, plan: &mut RunPlan, table: Option<&PerftTable>) -> Result<Counted> {
+fn count_run(
+    args: &RunArgs,
+    plan: &mut RunPlan,
+    table: Option<&PerftTable>,
+    subtrees: Option<Subtrees>,
+) -> Result<Counted> {
     let depth = args.depth;
     if depth == 0 {
         return Ok(Counted { divide: Vec::new(), resumed: 0, progress: None });
     }
     let search = CountOptions { table, stop: Some(&INTERRUPTED), ..CountOptions::new(plan.mode) };
-    let journaled = args.checkpoint.is_some() || args.resume.is_some();
-    if journaled || depth >= SUBTREE_PROGRESS_DEPTH || args.progress_json.is_some() {
-        count_by_subtrees(&plan.board, depth, &search, args, plan.out.as_mut(), plan.threads)
-    } else {
-        count_by_root_moves(&plan.board, depth, &search, args, plan.threads)
+    match subtrees {
+        Some(subtrees) => {
+            count_by_subtrees(&plan.board, depth, &search, args, plan.out.as_mut(), plan.threads, subtrees)
+        }
+        None => count_by_root_moves(&plan.board, depth, &search, args, plan.threads),
     }
 }
 

@@ -42,6 +42,9 @@ const DISTINCT_ABOVE_LEAVES: u32 = 5;
 /// half a second on one thread).
 const WEIGHING_PATHS: u128 = 5_000_000;
 
+/// Subtrees weighed at once (see [`weigh_tasks`]).
+const WEIGHING_CHUNK: usize = 32;
+
 /// Seconds of completions the rate is measured over, at least.
 const RATE_WINDOW: f64 = 60.0;
 
@@ -114,39 +117,43 @@ pub fn weigh_tasks(board: &Board, depth: u32, tasks: &[Vec<Move>]) -> Work {
         }
         most_walked -= 1;
     }
-    let found: Vec<Vec<(u64, u128)>> = tasks
-        .par_iter()
-        .map(|path| {
-            let (walked, counted) = plies(path, most_walked);
-            let mut positions = Vec::new();
-            positions_below(&mut root_of(path), walked, counted, &mut positions);
-            positions.sort_unstable_by_key(|&(key, _)| key);
-            positions.dedup_by_key(|&mut (key, _)| key);
-            positions
-        })
-        .collect();
+    // A few subtrees at a time, so that only their positions' keys are
+    // held at once: the ids and the map stay, the keys go.
     let mut ids = HashMap::new();
     let mut weights = Vec::new();
-    let mut reaches = Vec::with_capacity(found.len());
-    for positions in found {
-        let mut reached = Vec::with_capacity(positions.len());
-        for (key, nodes) in positions {
-            let id = *ids.entry(key).or_insert_with(|| {
-                weights.push(nodes.max(1) as f64);
-                (weights.len() - 1) as u32
-            });
-            reached.push(id);
+    let mut reaches = Vec::with_capacity(tasks.len());
+    for chunk in tasks.chunks(WEIGHING_CHUNK) {
+        let found: Vec<Vec<(u64, f32)>> = chunk
+            .par_iter()
+            .map(|path| {
+                let (walked, counted) = plies(path, most_walked);
+                let mut positions = Vec::new();
+                positions_below(&mut root_of(path), walked, counted, &mut positions);
+                positions.sort_unstable_by_key(|&(key, _)| key);
+                positions.dedup_by_key(|&mut (key, _)| key);
+                positions
+            })
+            .collect();
+        for positions in found {
+            let mut reached = Vec::with_capacity(positions.len());
+            for (key, weight) in positions {
+                let id = *ids.entry(key).or_insert_with(|| {
+                    weights.push(f64::from(weight.max(1.0)));
+                    (weights.len() - 1) as u32
+                });
+                reached.push(id);
+            }
+            reaches.push(reached);
         }
-        reaches.push(reached);
     }
     Work { reaches, weights }
 }
 
 /// Appends the key of every position `walked` plies below `board` (by every
 /// path), with its perft at `counted` plies.
-fn positions_below(board: &mut Board, walked: u32, counted: u32, out: &mut Vec<(u64, u128)>) {
+fn positions_below(board: &mut Board, walked: u32, counted: u32, out: &mut Vec<(u64, f32)>) {
     if walked == 0 {
-        out.push((board.key(), perft(board, counted, Mode::Bulk)));
+        out.push((board.key(), perft(board, counted, Mode::Bulk) as f32));
         return;
     }
     for &mv in &board.legal_moves() {
