@@ -57,13 +57,15 @@ impl RunningUnit {
         Some(self.seconds_running? + self.heartbeat_age_s).filter(|&seconds| seconds > 0.0)
     }
 
-    /// The seconds the whole unit takes at the pace of the positions it
-    /// journaled since it started; `None` before it journaled any.
-    pub fn projected_seconds(&self) -> Option<f64> {
+    /// At the pace of the positions it journaled since it started: the
+    /// seconds the whole unit takes, and those it has left; `None` before
+    /// it journaled any.
+    pub fn projection(&self) -> Option<(f64, f64)> {
         let seconds = self.seconds_since_start()?;
         let counted = self.positions_done.checked_sub(self.resumed_positions).filter(|&n| n > 0)?;
         let to_count = self.positions.saturating_sub(self.resumed_positions);
-        Some(seconds * to_count as f64 / counted as f64)
+        let whole = seconds * to_count as f64 / counted as f64;
+        Some((whole, (whole - seconds).max(0.0)))
     }
 }
 
@@ -230,25 +232,15 @@ pub fn plan_status(dir: &Path, keys: Keys, options: &StatusOptions) -> Result<Pl
 
 /// See [`PlanStatus::seconds_left`].
 fn seconds_left(status: &PlanStatus) -> Option<f64> {
-    let projected: Vec<(f64, f64)> = status
-        .running
-        .iter()
-        .filter_map(|unit| Some((unit.projected_seconds()?, unit.seconds_since_start()?)))
-        .collect();
+    let projections: Vec<Option<(f64, f64)>> = status.running.iter().map(RunningUnit::projection).collect();
+    let wholes: Vec<f64> = projections.iter().flatten().map(|&(whole, _)| whole).collect();
     let mean = match status.done.len() {
-        0 if projected.is_empty() => return None,
-        0 => projected.iter().map(|&(whole, _)| whole).sum::<f64>() / projected.len() as f64,
+        0 if wholes.is_empty() => return None,
+        0 => wholes.iter().sum::<f64>() / wholes.len() as f64,
         done => status.unit_seconds / done as f64,
     };
     // A running unit without a pace yet is counted as half done.
-    let running_left: f64 = status
-        .running
-        .iter()
-        .map(|unit| match (unit.projected_seconds(), unit.seconds_since_start()) {
-            (Some(whole), Some(run)) => (whole - run).max(0.0),
-            _ => mean / 2.0,
-        })
-        .sum();
+    let running_left: f64 = projections.iter().map(|p| p.map_or(mean / 2.0, |(_, left)| left)).sum();
     let not_started = status.units - status.counts.done - status.counts.running;
     Some((running_left + mean * f64::from(not_started)) / f64::from(status.counts.running.max(1)))
 }
