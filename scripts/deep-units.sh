@@ -27,9 +27,8 @@ hash="${HASH:-1024}"
 units="${UNITS:-8}"
 if [ "$depth" -ge 10 ]; then ply="${PLY:-5}"; else ply="${PLY:-4}"; fi
 status_every="${STATUS_EVERY:-300}"
-declare -A expected=([1]=20 [2]=400 [3]=8902 [4]=197281 [5]=4865609 [6]=119060324 [7]=3195901860
-    [8]=84998978956 [9]=2439530234167 [10]=69352859712417 [11]=2097651003696806
-    [12]=62854969236701747 [13]=1981066775000396239)
+# shellcheck source=scripts/startpos-counts.sh
+source scripts/startpos-counts.sh
 
 if [ -n "${PERFT_BIN:-}" ]; then
     perft=$PERFT_BIN
@@ -81,7 +80,7 @@ wait "$pool" || { echo "a unit failed: run the same command again to resume" >&2
 
 "$perft" merge "$plan" --json "$report" >/dev/null
 wall=$(now)
-nodes=$(sed -n 's/^  "nodes": "\{0,1\}\([0-9]*\)"\{0,1\},$/\1/p' "$report" | head -1)
+nodes=$(report_nodes "$report")
 ok=true
 if [ -n "${expected[$depth]:-}" ] && [ "$nodes" != "${expected[$depth]}" ]; then
     echo "perft($depth) = $nodes, not ${expected[$depth]}; the plan stays in $plan" >&2

@@ -20,10 +20,8 @@ cd "$(dirname "$0")/.."
 depths=("$@")
 if [ ${#depths[@]} -eq 0 ]; then depths=(9 10); fi
 threads="${THREADS:-$(nproc 2>/dev/null || sysctl -n hw.ncpu)}"
-# perft of the start position (OEIS A048987).
-declare -A expected=([1]=20 [2]=400 [3]=8902 [4]=197281 [5]=4865609 [6]=119060324 [7]=3195901860
-    [8]=84998978956 [9]=2439530234167 [10]=69352859712417 [11]=2097651003696806
-    [12]=62854969236701747 [13]=1981066775000396239)
+# shellcheck source=scripts/startpos-counts.sh
+source scripts/startpos-counts.sh
 
 cargo build --release --quiet
 mkdir -p results
@@ -47,7 +45,7 @@ for depth in "${depths[@]}"; do
         --progress-json "results/deep-d$depth.progress.json" --json "$report" >/dev/null
     ended="${EPOCHREALTIME:-$(date +%s)}"
     wall=$(awk "BEGIN { printf \"%.2f\", $ended - $started }")
-    nodes=$(sed -n 's/^  "nodes": "\{0,1\}\([0-9]*\)"\{0,1\},$/\1/p' "$report" | head -1)
+    nodes=$(report_nodes "$report")
     ok=true
     if [ -n "${expected[$depth]:-}" ] && [ "$nodes" != "${expected[$depth]}" ]; then
         echo "perft($depth) = $nodes, not ${expected[$depth]}" >&2
