@@ -11,9 +11,9 @@
 //!
 //! So the work is weighed as the distinct positions a few plies below the
 //! subtrees' roots ([`weigh_tasks`]), and progress is the share of them
-//! (weighted by their moves) that the finished subtrees reached: a subtree
-//! that finishes adds only the positions no finished subtree had reached
-//! before, whatever the order the threads took. The rate is that weight
+//! (each weighted by a small count of its own) that the finished subtrees
+//! reached: a subtree that finishes adds only the positions no finished
+//! subtree had reached before, whatever the order the threads took. The rate is that weight
 //! over the later half of the run so far (at least its last minute, and at
 //! least its last four subtrees), so the ETA also follows the speed as the
 //! table warms, without swinging with every subtree that ends.
