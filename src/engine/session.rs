@@ -130,9 +130,16 @@ impl Session {
     pub(crate) fn send(&mut self, line: &str) -> Result<(), EngineError> {
         let process = self.process();
         if let Err(e) = process.send(line) {
-            let output = process.tail();
             let error = if e.kind() == std::io::ErrorKind::BrokenPipe {
-                EngineError::Exited { status: "closed its input".into(), output }
+                // It has exited or is exiting: what it printed last (a
+                // usage line, say) may still be on its way through the
+                // pipes, so it is read before the tail is taken.
+                let status = match process.wait(Instant::now() + Duration::from_secs(1)) {
+                    Err(Cut::Stopped) => return Err(self.fail(EngineError::Interrupted)),
+                    Ok(Some(status)) => status.to_string(),
+                    _ => "closed its input".into(),
+                };
+                EngineError::Exited { status, output: process.tail() }
             } else {
                 EngineError::Io(e.to_string())
             };
