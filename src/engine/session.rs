@@ -58,6 +58,21 @@ pub(crate) enum Ending {
     ReadyOk,
 }
 
+/// The error for a program that closed one of its pipes (`what`, when its
+/// exit status cannot be had): it is waited for, up to a second, and what it
+/// printed last (a usage line, say, still on its way through the pipes) is
+/// read before its tail is taken. [`EngineError::Interrupted`] if the stop
+/// flag is raised meanwhile.
+fn closed(process: &mut Process, what: &str) -> EngineError {
+    match process.wait(Instant::now() + Duration::from_secs(1)) {
+        Err(Cut::Stopped) => EngineError::Interrupted,
+        waited => EngineError::Exited {
+            status: waited.ok().flatten().map_or(what.into(), |s| s.to_string()),
+            output: process.tail(),
+        },
+    }
+}
+
 impl Session {
     /// A session for `command` (program and arguments), not yet started.
     pub(crate) fn new(command: Vec<String>, stop: Option<&'static AtomicBool>) -> Self {
@@ -131,15 +146,7 @@ impl Session {
         let process = self.process();
         if let Err(e) = process.send(line) {
             let error = if e.kind() == std::io::ErrorKind::BrokenPipe {
-                // It has exited or is exiting: what it printed last (a
-                // usage line, say) may still be on its way through the
-                // pipes, so it is read before the tail is taken.
-                let status = match process.wait(Instant::now() + Duration::from_secs(1)) {
-                    Err(Cut::Stopped) => return Err(self.fail(EngineError::Interrupted)),
-                    Ok(Some(status)) => status.to_string(),
-                    _ => "closed its input".into(),
-                };
-                EngineError::Exited { status, output: process.tail() }
+                closed(process, "closed its input")
             } else {
                 EngineError::Io(e.to_string())
             };
@@ -170,13 +177,7 @@ impl Session {
         let error = match process.next_line(deadline) {
             Next::Line(line) => return Ok(Some(line)),
             Next::Cut(Cut::Timeout) if timeout.is_none() => return Ok(None),
-            Next::Closed => match process.wait(Instant::now() + Duration::from_secs(1)) {
-                Err(Cut::Stopped) => EngineError::Interrupted,
-                waited => EngineError::Exited {
-                    status: waited.ok().flatten().map_or("closed its output".into(), |s| s.to_string()),
-                    output: process.tail(),
-                },
-            },
+            Next::Closed => closed(process, "closed its output"),
             Next::Cut(cut) => cut.error(process, timeout.unwrap_or_default()),
         };
         Err(self.fail(error))
