@@ -157,6 +157,20 @@ pub(crate) fn find_total(regex: &Regex, text: &str) -> Option<u128> {
     parse_count(group.as_str())
 }
 
+/// Whether a line says the engine could not set the position it was
+/// given (`fen entered is not valid`, `Invalid FEN!`, `info string failed
+/// to parse FEN: ...`, `Engine failed to load position.`).
+pub(crate) fn is_rejection(line: &str) -> bool {
+    static REJECTION: LazyLock<Regex> = LazyLock::new(|| {
+        let fault = r"(?:invalid|illegal|bad|error|not\s+valid|cannot|can't|failed|unable|wrong|rejected)";
+        let what = r"(?:fen|position|castling)";
+        Regex::new(&format!(r"(?i)\b{fault}\b.*\b{what}\b|\b{what}\b.*\b{fault}")).expect("a valid pattern")
+    });
+    let line = info_string(line).unwrap_or(line);
+    // A divide or a total never says so; a search's info line is a search.
+    !is_search(line) && parse_divide_line(line).is_none() && REJECTION.is_match(line)
+}
+
 /// What one line of an answer says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Said {
@@ -169,6 +183,9 @@ pub(crate) enum Said {
     /// A search's answer (`bestmove ...`, `info ... score ... pv ...`):
     /// the engine took the command for a search.
     Search(String),
+    /// Before any total, the engine said it could not set the position
+    /// (see [`is_rejection`]).
+    Rejected(String),
 }
 
 /// Reads one answer line by line: its divide, and its total once a line
@@ -197,8 +214,10 @@ impl AnswerReader {
         }
     }
 
-    /// Looks at one line of output.
+    /// Looks at one line of output. A UCI engine's `info string TEXT` is
+    /// read as TEXT.
     pub(crate) fn line(&mut self, line: &str) -> Said {
+        let line = info_string(line).unwrap_or(line);
         let said = self.read(line);
         self.after_blank = line.trim().is_empty();
         if matches!(said, Said::Total(_)) {
@@ -210,6 +229,19 @@ impl AnswerReader {
     fn read(&mut self, line: &str) -> Said {
         if is_search(line) {
             return Said::Search(line.trim().to_string());
+        }
+        if !self.total_seen && self.divide.is_empty() && is_rejection(line) {
+            return Said::Rejected(line.trim().to_string());
+        }
+        // `info currmove e2e4 currmovenumber 1 nodes 20` is a divide line,
+        // whatever the total pattern makes of its `nodes`.
+        if self.divide.custom.is_none() && info_currmove(line).is_some() {
+            if self.total_seen {
+                self.divide = DivideReader::new(None);
+                self.total_seen = false;
+            }
+            self.divide.line(line);
+            return Said::Nothing;
         }
         if self.total.is_match(line) {
             return match find_total(&self.total, line) {
@@ -268,6 +300,32 @@ pub(crate) fn is_search(line: &str) -> bool {
     }
 }
 
+/// The text of a UCI `info string TEXT` line (some engines print their
+/// perft that way).
+fn info_string(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("info")?;
+    let rest = rest.trim_start().strip_prefix("string")?;
+    rest.starts_with(char::is_whitespace).then_some(rest)
+}
+
+/// A UCI engine's divide line: `info currmove e2e4 currmovenumber 1 nodes
+/// 20` (the words in any order after `info`).
+fn info_currmove(line: &str) -> Option<(String, u128)> {
+    let mut words = line.split_whitespace();
+    if words.next()? != "info" {
+        return None;
+    }
+    let (mut mv, mut nodes) = (None, None);
+    while let Some(word) = words.next() {
+        match word {
+            "currmove" => mv = words.next(),
+            "nodes" => nodes = words.next(),
+            _ => {}
+        }
+    }
+    Some((normalize_move(mv?)?, parse_count(nodes?)?))
+}
+
 /// Collects the divide lines of one answer.
 pub(crate) struct DivideReader {
     custom: Option<Regex>,
@@ -283,7 +341,7 @@ impl DivideReader {
     fn parse(&self, line: &str) -> Option<(String, u128)> {
         match &self.custom {
             Some(regex) => custom_divide_line(regex, line),
-            None => parse_divide_line(line),
+            None => parse_divide_line(line).or_else(|| info_currmove(line)),
         }
     }
 

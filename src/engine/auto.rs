@@ -71,4 +71,8 @@ impl Engine for AutoEngine {
         }
         self.engine.as_mut().expect("built above").perft(position, depth, timeout)
     }
+
+    fn give_positions_as_fens(&mut self) -> bool {
+        self.engine.as_mut().is_some_and(|engine| engine.give_positions_as_fens())
+    }
 }

@@ -17,6 +17,8 @@ pub(super) fn concrete_engine(spec: &EngineSpec, name: &str, options: &EngineOpt
             let mut engine = UciEngine::new(name, spec.command.clone())
                 .with_format(spec.format.clone())
                 .with_perft_command(spec.perft.clone())
+                .with_position_command(spec.position.clone())
+                .with_fen_fields(spec.fen)
                 .with_stop(options.stop)
                 .with_handshake_timeout(options.handshake);
             if spec.chess960 == Some(false) {
@@ -32,6 +34,7 @@ pub(super) fn concrete_engine(spec: &EngineSpec, name: &str, options: &EngineOpt
             Box::new(
                 ConsoleEngine::new(name, spec.command.clone(), perft, spec.console_position())
                     .with_format(spec.format.clone())
+                    .with_fen_fields(spec.fen)
                     .with_chess960(spec.chess960 != Some(false))
                     .with_stop(options.stop)
                     .with_handshake_timeout(options.handshake),
@@ -39,6 +42,7 @@ pub(super) fn concrete_engine(spec: &EngineSpec, name: &str, options: &EngineOpt
         }
         Protocol::Command => Box::new(
             CommandEngine::new(name, spec.command.clone(), spec.format.clone())
+                .with_fen_fields(spec.fen)
                 .with_chess960(spec.chess960 != Some(false))
                 .with_stop(options.stop),
         ),

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::answer::{find_total, AnswerFormat, Said};
 use super::process::{Next, Process};
-use super::template::{uses_moves, Values};
+use super::template::{uses_moves, FenFields, Values};
 use super::{Engine, EngineError, EnginePosition, EngineRun};
 
 /// A program started for every count from a template with `{depth}`,
@@ -20,6 +20,7 @@ pub struct CommandEngine {
     template: Vec<String>,
     format: AnswerFormat,
     chess960: bool,
+    fen: FenFields,
     stop: Option<&'static AtomicBool>,
 }
 
@@ -30,13 +31,26 @@ const SEARCHED_OUTPUT_BYTES: usize = 1 << 20;
 impl CommandEngine {
     /// An engine run from `template`, its answers read with `format`.
     pub fn new(name: &str, template: Vec<String>, format: AnswerFormat) -> Self {
-        CommandEngine { name: name.to_string(), template, format, chess960: true, stop: None }
+        CommandEngine {
+            name: name.to_string(),
+            template,
+            format,
+            chess960: true,
+            fen: FenFields::Six,
+            stop: None,
+        }
     }
 
     /// Whether the program reads Chess960 castling [default: assumed]; if
     /// not, Chess960 positions are [`EngineError::Unsupported`].
     pub fn with_chess960(mut self, chess960: bool) -> Self {
         self.chess960 = chess960;
+        self
+    }
+
+    /// Writes its FENs with `fields` fields [default: six].
+    pub fn with_fen_fields(mut self, fields: FenFields) -> Self {
+        self.fen = fields;
         self
     }
 
@@ -63,7 +77,8 @@ impl Engine for CommandEngine {
                 "a Chess960 position, which this program does not read".into(),
             ));
         }
-        let values = Values::new(position, depth, uses_moves(self.template.iter().map(String::as_str)))?;
+        let uses_moves = uses_moves(self.template.iter().map(String::as_str));
+        let values = Values::new(position, depth, uses_moves, self.fen)?;
         let words = values.fill_words(&self.template);
         let Some((program, args)) = words.split_first() else {
             return Err(EngineError::Start { program: String::new(), reason: "no program given".into() });
@@ -127,5 +142,14 @@ impl Engine for CommandEngine {
                 output: process.tail(),
             }),
         }
+    }
+
+    fn give_positions_as_fens(&mut self) -> bool {
+        let before = self.template.len();
+        self.template.retain(|word| word != "{moves}");
+        for word in self.template.iter_mut().filter(|w| w.contains("{moves}")) {
+            *word = word.replace("{moves}", "");
+        }
+        self.template.len() != before
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::answer::AnswerFormat;
 use super::session::{Ending, Question, Session};
-use super::template::{uses_moves, Values};
+use super::template::{uses_moves, FenFields, Values};
 use super::{Engine, EngineError, EnginePosition, EngineRun};
 
 /// The default perft command of console engines.
@@ -32,6 +32,7 @@ pub struct ConsoleEngine {
     format: AnswerFormat,
     perft: String,
     position: Option<String>,
+    fen: FenFields,
     chess960: bool,
     /// It answers `isready` (found at start).
     answers_isready: bool,
@@ -57,6 +58,7 @@ impl ConsoleEngine {
             format: AnswerFormat::default(),
             perft,
             position,
+            fen: FenFields::Six,
             chess960: true,
             answers_isready: false,
             isready_kills: false,
@@ -75,6 +77,12 @@ impl ConsoleEngine {
     /// Reads totals and divides with `format`.
     pub fn with_format(mut self, format: AnswerFormat) -> Self {
         self.format = format;
+        self
+    }
+
+    /// Writes its FENs with `fields` fields [default: six].
+    pub fn with_fen_fields(mut self, fields: FenFields) -> Self {
+        self.fen = fields;
         self
     }
 
@@ -145,7 +153,7 @@ impl Engine for ConsoleEngine {
         let reader = self.format.reader(depth).map_err(|e| EngineError::Pattern(e.to_string()))?;
         self.ensure_started()?;
         let templates = std::iter::once(self.perft.as_str()).chain(self.position.as_deref());
-        let values = Values::new(position, depth, uses_moves(templates))?;
+        let values = Values::new(position, depth, uses_moves(templates), self.fen)?;
         self.session.begin_answer();
         if let Some(template) = &self.position {
             let line = values.fill_line(template);
@@ -167,5 +175,15 @@ impl Engine for ConsoleEngine {
         let (nodes, divide) = self.session.read_answer(&question, reader, start + timeout, timeout)?;
         self.answered = true;
         Ok(EngineRun { nodes, seconds: start.elapsed().as_secs_f64(), divide })
+    }
+
+    fn give_positions_as_fens(&mut self) -> bool {
+        let templates = std::iter::once(&mut self.perft).chain(self.position.as_mut());
+        let mut changed = false;
+        for template in templates.filter(|t| t.contains("{moves}")) {
+            *template = template.replace(" moves {moves}", "").replace("{moves}", "");
+            changed = true;
+        }
+        changed
     }
 }

@@ -33,11 +33,11 @@ pub use answer::{AnswerFormat, PatternError, DEFAULT_TOTAL_PATTERNS};
 pub use auto::AutoEngine;
 pub use command::CommandEngine;
 pub use console::{ConsoleEngine, CONSOLE_PERFT, CONSOLE_POSITION};
-pub use probe::{probe, Probe, ProbeOptions, Try};
+pub use probe::{probe, Costs, Probe, ProbeOptions, Try};
 pub use process::kill_all;
 pub use spec::{split_name, EngineSpec, Preset, Protocol, SpecError, PRESETS};
-pub use template::PLACEHOLDERS;
-pub use uci::{UciEngine, GO_PERFT};
+pub use template::{FenFields, PLACEHOLDERS};
+pub use uci::{UciEngine, GO_PERFT, UCI_POSITION};
 
 /// How engines built from a spec are run.
 #[derive(Clone, Copy, Debug)]

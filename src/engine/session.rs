@@ -183,6 +183,40 @@ impl Session {
         Err(self.fail(error))
     }
 
+    /// Reads what the program prints unprompted (its banner, before it is
+    /// asked anything) until it has been quiet for `quiet`, for at most
+    /// `limit`: those lines are never an answer. An exit meanwhile is
+    /// [`EngineError::Exited`] (the program wants no input).
+    pub(crate) fn banner(&mut self, quiet: Duration, limit: Duration) -> Result<Vec<String>, EngineError> {
+        let end = Instant::now() + limit;
+        let mut lines = Vec::new();
+        loop {
+            let until = (Instant::now() + quiet).min(end);
+            match self.line_before(until, None)? {
+                Some(line) => lines.push(line),
+                None => return Ok(lines),
+            }
+            if Instant::now() >= end {
+                return Ok(lines);
+            }
+        }
+    }
+
+    /// Reads lines until `readyok`; a line that says the position was
+    /// rejected (see [`super::answer::is_rejection`]) is
+    /// [`EngineError::Rejected`], and the engine is started again.
+    pub(crate) fn wait_ready(&mut self, deadline: Instant, timeout: Duration) -> Result<(), EngineError> {
+        loop {
+            let line = self.next_line(deadline, timeout)?;
+            if line.trim_end().ends_with("readyok") {
+                return Ok(());
+            }
+            if super::answer::is_rejection(&line) {
+                return Err(self.fail(EngineError::Rejected(line.trim().to_string())));
+            }
+        }
+    }
+
     /// Reads lines until one starts with `prefix`.
     pub(crate) fn wait_for(
         &mut self,
@@ -261,6 +295,7 @@ impl Session {
                 let what = format!("{line:?} is not a number the total pattern reads");
                 return Err(self.fail(EngineError::Unparsable { what, output: self.tail() }));
             }
+            Said::Rejected(line) => return Err(self.fail(EngineError::Rejected(line))),
             Said::Search(line) => {
                 let what = format!("it took it for a search ({line})");
                 return Err(self.fail(EngineError::NoPerft {

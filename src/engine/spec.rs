@@ -6,7 +6,8 @@ use std::fmt;
 
 use super::answer::AnswerFormat;
 use super::console::{CONSOLE_PERFT, CONSOLE_POSITION};
-use super::template::PLACEHOLDERS;
+use super::template::{FenFields, PLACEHOLDERS};
+use super::uci::UCI_POSITION;
 
 /// How an engine is talked to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,9 +75,13 @@ pub struct EngineSpec {
     /// instead of `go perft {depth}`, for console engines instead of
     /// `perft {depth}`.
     pub perft: Option<String>,
-    /// The command that sets the position of a console engine
-    /// (`position=`), instead of `position fen {fen} moves {moves}`.
+    /// The command that sets the position (`position=`), instead of
+    /// `position fen {fen} moves {moves}`: for console engines, and for a
+    /// UCI engine that drops the moves (`position fen {fen}`: it is given
+    /// the position reached).
     pub position: Option<String>,
+    /// How many fields its FENs have (`fen4`: four).
+    pub fen: FenFields,
 }
 
 /// Why an engine spec could not be read.
@@ -120,10 +125,12 @@ fn split_kind(spec: &str) -> Result<(Option<&str>, &str), String> {
     Ok((None, spec))
 }
 
-/// The options after the kind (`no960`, `perft=...`, `position=...`).
+/// The options after the kind (`no960`, `fen4`, `perft=...`,
+/// `position=...`).
 #[derive(Default)]
 struct KindOptions {
     no960: bool,
+    fen4: bool,
     perft: Option<String>,
     position: Option<String>,
 }
@@ -134,11 +141,13 @@ impl KindOptions {
         for option in words {
             match option.trim().split_once('=') {
                 None if option.trim() == "no960" => options.no960 = true,
+                None if option.trim() == "fen4" => options.fen4 = true,
                 Some(("perft", template)) => options.perft = Some(template.trim().to_string()),
                 Some(("position", template)) => options.position = Some(template.trim().to_string()),
                 _ => {
                     return Err(format!(
-                        "unknown option {:?} after the kind; known: no960, perft=COMMAND, position=COMMAND",
+                        "unknown option {:?} after the kind; known: no960, fen4, perft=COMMAND, \
+                         position=COMMAND",
                         option.trim()
                     ))
                 }
@@ -151,8 +160,8 @@ impl KindOptions {
 impl EngineSpec {
     /// Reads `uci:...`, `console:...`, `cmd:...`, `qperft:...`,
     /// `gigantua:...`, or a program alone (`auto:` is the same): options
-    /// follow the kind, comma-separated (`no960`, and for `uci` and
-    /// `console` `perft=COMMAND`, for `console` `position=COMMAND`).
+    /// follow the kind, comma-separated (`no960`, `fen4`, and for `uci`
+    /// and `console` `perft=COMMAND` and `position=COMMAND`).
     /// `format` overrides the total and divide patterns (a preset's total
     /// pattern is its own unless overridden).
     ///
@@ -189,10 +198,12 @@ impl EngineSpec {
         format.validate().map_err(|e| error(&e.to_string()))?;
         let position = match protocol {
             Protocol::Console => options.position.filter(|p| p != CONSOLE_POSITION),
+            Protocol::Uci => options.position.filter(|p| p != UCI_POSITION),
             _ => None,
         };
         let perft = options.perft.filter(|p| protocol != Protocol::Console || p != CONSOLE_PERFT);
-        Ok(EngineSpec { protocol, command, format, chess960, perft, position })
+        let fen = if options.fen4 { FenFields::Four } else { FenFields::Six };
+        Ok(EngineSpec { protocol, command, format, chess960, perft, position, fen })
     }
 
     /// The position command of a console engine: `None` when its perft
@@ -238,10 +249,14 @@ fn check_templates(
         }
     }
     if let Some(position) = &options.position {
-        if protocol != Protocol::Console {
-            return Err(
-                "position=COMMAND is for console engines (UCI engines are sent `position fen`)".into()
-            );
+        if !matches!(protocol, Protocol::Uci | Protocol::Console) {
+            return Err("position=COMMAND is for uci and console engines".into());
+        }
+        if protocol == Protocol::Uci && !position.starts_with("position ") {
+            return Err(format!(
+                "a UCI engine's position command starts with `position ` (`position fen {{fen}}` gives it \
+                 the position reached without moves), not {position:?}"
+            ));
         }
         if position != "none" && !position.contains("{fen}") {
             return Err(format!("the position command {position:?} has no {{fen}} placeholder"));
@@ -281,6 +296,9 @@ impl fmt::Display for EngineSpec {
         f.write_str(kind)?;
         if self.chess960 == Some(false) {
             f.write_str(",no960")?;
+        }
+        if self.fen == FenFields::Four {
+            f.write_str(",fen4")?;
         }
         if let Some(perft) = &self.perft {
             write!(f, ",perft={perft}")?;
@@ -361,11 +379,20 @@ mod tests {
         assert_eq!(plain.console_position().as_deref(), Some(CONSOLE_POSITION));
         let with_fen = EngineSpec::parse("console,perft=perft {depth} {fen}:./e", &none).unwrap();
         assert_eq!(with_fen.console_position(), None);
+        // A UCI engine that drops the moves is given the position reached;
+        // one that rejects counters, four fields.
+        let reached = EngineSpec::parse("uci,fen4,position=position fen {fen}:./e", &none).unwrap();
+        assert_eq!((reached.position.as_deref(), reached.fen), (Some("position fen {fen}"), FenFields::Four));
+        assert_eq!(EngineSpec::parse(&reached.to_string(), &none).unwrap(), reached);
+        let plain = EngineSpec::parse("uci,position=position fen {fen} moves {moves}:./e", &none).unwrap();
+        assert_eq!((plain.position, plain.fen), (None, FenFields::Six));
         for bad in [
             "uci,perft=perft:./e",
             "console,position=setboard:./e",
             "cmd,perft=perft {depth}:./e {depth}",
             "uci,position=setboard {fen}:./e",
+            "uci,position=none:./e",
+            "cmd,position=position fen {fen}:./e {depth}",
             "console,perft=perft {depht}:./e",
             "console,fast:./e",
             "console,position=none:./e",

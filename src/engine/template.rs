@@ -7,6 +7,38 @@ use crate::board::{Board, CastlingMode, FenOptions};
 /// The placeholders a template may hold.
 pub const PLACEHOLDERS: [&str; 4] = ["{depth}", "{fen}", "{moves}", "{chess960}"];
 
+/// How many fields the FENs an engine is given have.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FenFields {
+    /// All six: an EPD's four completed with `0 1` (a FEN that has its
+    /// counters keeps them). Engines whose parser wants six fields (many
+    /// do) read these, and so does every other [default].
+    #[default]
+    Six,
+    /// The first four (EPD's form), for an engine that rejects counters
+    /// (spec option `fen4`).
+    Four,
+}
+
+impl FenFields {
+    /// `fen` written with this many fields (whitespace normalised).
+    pub fn write(self, fen: &str) -> String {
+        let mut fields: Vec<&str> = fen.split_whitespace().collect();
+        match self {
+            FenFields::Six => {
+                if fields.len() == 4 {
+                    fields.push("0");
+                }
+                if fields.len() == 5 {
+                    fields.push("1");
+                }
+            }
+            FenFields::Four => fields.truncate(4),
+        }
+        fields.join(" ")
+    }
+}
+
 /// What one count fills a template with.
 pub(crate) struct Values {
     depth: String,
@@ -18,15 +50,17 @@ pub(crate) struct Values {
 impl Values {
     /// The values for `position` at `depth`; `uses_moves` says whether the
     /// template passes the moves (`{moves}`): if not, `{fen}` is the
-    /// position reached ([`EnginePosition::fen_only`]).
+    /// position reached ([`EnginePosition::fen_only`]). The FEN is written
+    /// with `fields` fields.
     pub(crate) fn new(
         position: &EnginePosition,
         depth: u32,
         uses_moves: bool,
+        fields: FenFields,
     ) -> Result<Values, EngineError> {
         Ok(Values {
             depth: depth.to_string(),
-            fen: fen_for(position, uses_moves)?,
+            fen: fields.write(&fen_for(position, uses_moves)?),
             moves: position.moves.join(" "),
             chess960: if position.chess960 { "true" } else { "false" },
         })
@@ -90,7 +124,7 @@ mod tests {
     #[test]
     fn templates_are_filled_and_empty_moves_left_out() {
         let start = EnginePosition::new(crate::board::STARTPOS_FEN, false);
-        let values = Values::new(&start, 3, true).unwrap();
+        let values = Values::new(&start, 3, true, FenFields::Six).unwrap();
         let words: Vec<String> = ["./e", "{depth}", "{fen}", "{moves}"].map(String::from).to_vec();
         assert_eq!(values.fill_words(&words), ["./e", "3", crate::board::STARTPOS_FEN]);
         assert_eq!(
@@ -99,14 +133,29 @@ mod tests {
         );
         let mut moved = start.clone();
         moved.moves = vec!["e2e4".into(), "c7c5".into()];
-        let values = Values::new(&moved, 2, true).unwrap();
+        let values = Values::new(&moved, 2, true, FenFields::Six).unwrap();
         assert_eq!(values.fill_words(&words)[3], "e2e4 c7c5");
         assert!(values.fill_line("position fen {fen} moves {moves}").ends_with(" moves e2e4 c7c5"));
         // Without {moves}, the position reached.
-        let values = Values::new(&moved, 2, false).unwrap();
+        let values = Values::new(&moved, 2, false, FenFields::Six).unwrap();
         assert_eq!(
             values.fill_line("setboard {fen}"),
             "setboard rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         );
+        let values = Values::new(&moved, 2, false, FenFields::Four).unwrap();
+        assert_eq!(
+            values.fill_line("fen {fen}"),
+            "fen rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -"
+        );
+    }
+
+    #[test]
+    fn fens_are_completed_to_six_fields_or_cut_to_four() {
+        let epd = "3k4/3p4/8/K1P4r/8/8/8/8 b - -";
+        assert_eq!(FenFields::Six.write(epd), format!("{epd} 0 1"));
+        assert_eq!(FenFields::Six.write(&format!("{epd} 7")), format!("{epd} 7 1"));
+        assert_eq!(FenFields::Six.write(&format!("{epd}  12 40")), format!("{epd} 12 40"));
+        assert_eq!(FenFields::Four.write(&format!("{epd} 12 40")), epd);
+        assert_eq!(FenFields::Four.write(epd), epd);
     }
 }

@@ -6,11 +6,14 @@ use std::time::{Duration, Instant};
 
 use super::answer::AnswerFormat;
 use super::session::{Ending, Question, Session};
-use super::template::{uses_moves, Values};
+use super::template::{uses_moves, FenFields, Values};
 use super::{Engine, EngineError, EnginePosition, EngineRun};
 
 /// The perft command of UCI engines that implement it as Stockfish does.
 pub const GO_PERFT: &str = "go perft {depth}";
+/// How a UCI engine is given a position, unless its spec says otherwise
+/// (`position fen {fen}` for one that drops the moves).
+pub const UCI_POSITION: &str = "position fen {fen} moves {moves}";
 
 /// A UCI engine (Stockfish or any other that implements `go perft`, or
 /// that counts with a command of its own in its UCI loop).
@@ -23,6 +26,10 @@ pub struct UciEngine {
     format: AnswerFormat,
     /// The command that asks for a count; `None`: `go perft {depth}`.
     perft: Option<String>,
+    /// The command that sets the position; `None`: [`UCI_POSITION`].
+    position: Option<String>,
+    /// How many fields its FENs have.
+    fen: FenFields,
     /// Whether the running engine offered `UCI_Chess960` at its handshake.
     offers_chess960: bool,
     /// Declared not to play Chess960 (`uci,no960:`), whatever it offers.
@@ -46,6 +53,8 @@ impl UciEngine {
             handshake: super::DEFAULT_HANDSHAKE,
             format: AnswerFormat::default(),
             perft: None,
+            position: None,
+            fen: FenFields::Six,
             offers_chess960: false,
             refuses_chess960: false,
             answered: false,
@@ -72,6 +81,20 @@ impl UciEngine {
     /// the `readyok` that answers an `isready` sent after it.
     pub fn with_perft_command(mut self, template: Option<String>) -> Self {
         self.perft = template;
+        self
+    }
+
+    /// Sets positions with `template` (such as `position fen {fen}`, for an
+    /// engine that drops the moves after the FEN: `{fen}` is then the
+    /// position reached) instead of [`UCI_POSITION`].
+    pub fn with_position_command(mut self, template: Option<String>) -> Self {
+        self.position = template;
+        self
+    }
+
+    /// Writes its FENs with `fields` fields [default: six].
+    pub fn with_fen_fields(mut self, fields: FenFields) -> Self {
+        self.fen = fields;
         self
     }
 
@@ -133,19 +156,18 @@ impl UciEngine {
 
     /// Sets the position, and waits until the engine is ready.
     fn set_position(&mut self, position: &EnginePosition) -> Result<(), EngineError> {
-        if self.chess960 != Some(position.chess960) {
+        // Only to an engine that offers the option (one that does not is
+        // never sent a Chess960 position).
+        if self.offers_chess960 && self.chess960 != Some(position.chess960) {
             self.session.send(&format!("setoption name UCI_Chess960 value {}", position.chess960))?;
             self.chess960 = Some(position.chess960);
         }
-        let mut command = format!("position fen {}", position.fen);
-        if !position.moves.is_empty() {
-            command.push_str(" moves ");
-            command.push_str(&position.moves.join(" "));
-        }
-        self.session.send(&command)?;
+        let template = self.position.as_deref().unwrap_or(UCI_POSITION);
+        let values = Values::new(position, 0, uses_moves(std::iter::once(template)), self.fen)?;
+        self.session.send(&values.fill_line(template))?;
         self.session.send("isready")?;
         let handshake = self.handshake;
-        self.session.wait_for("readyok", Instant::now() + handshake, handshake)
+        self.session.wait_ready(Instant::now() + handshake, handshake)
     }
 }
 
@@ -174,7 +196,8 @@ impl Engine for UciEngine {
         self.set_position(position)?;
         let template = self.perft.as_deref().unwrap_or(GO_PERFT);
         let question = Question {
-            command: Values::new(position, depth, uses_moves(std::iter::once(template)))?.fill_line(template),
+            command: Values::new(position, depth, uses_moves(std::iter::once(template)), self.fen)?
+                .fill_line(template),
             ending: if self.perft.is_some() { Ending::ReadyOk } else { Ending::FirstTotal },
             patience: (!self.answered).then_some(self.handshake),
             first: !self.answered,
@@ -188,5 +211,14 @@ impl Engine for UciEngine {
         let (nodes, divide) = self.session.read_answer(&question, reader, start + timeout, timeout)?;
         self.answered = true;
         Ok(EngineRun { nodes, seconds: start.elapsed().as_secs_f64(), divide })
+    }
+
+    fn give_positions_as_fens(&mut self) -> bool {
+        let template = self.position.as_deref().unwrap_or(UCI_POSITION);
+        if !template.contains("{moves}") {
+            return false;
+        }
+        self.position = Some(template.replace(" moves {moves}", "").replace("{moves}", ""));
+        true
     }
 }

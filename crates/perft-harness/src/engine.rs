@@ -129,6 +129,10 @@ pub enum EngineError {
     /// does not read).
     #[error("cannot write the position for it: {0}")]
     Position(String),
+    /// It said it could not set the position (`fen entered is not
+    /// valid`): the line it said. Its count would be of another position.
+    #[error("it rejected the position: {0}")]
+    Rejected(String),
 }
 
 /// A hint when an engine printed numbers but no total the pattern knows.
@@ -206,4 +210,12 @@ pub trait Engine: Send {
         depth: u32,
         timeout: Duration,
     ) -> Result<EngineRun, EngineError>;
+
+    /// From now on, gives positions reached by moves as the FEN of the
+    /// position reached (for an engine seen not to apply the moves after
+    /// `position fen FEN moves ...`); false when it cannot, or does so
+    /// already [default: false].
+    fn give_positions_as_fens(&mut self) -> bool {
+        false
+    }
 }

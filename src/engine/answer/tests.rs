@@ -180,3 +180,30 @@ fn any_text_is_read_without_a_panic() {
         let _ = parse_divide_line(&text[..end]);
     }
 }
+
+#[test]
+fn a_uci_divide_of_currmove_lines_and_info_strings_are_read() {
+    let default = AnswerFormat::default();
+    let mut reader = default.reader(2).unwrap();
+    let mut total = None;
+    for line in [
+        "info depth 2 currmove e2e4 currmovenumber 1 nodes 20",
+        "info currmove d2d4 currmovenumber 2 nodes 20 time 1",
+        "info nodes 40 time 3 nps 13333",
+    ] {
+        if let Said::Total(n) = reader.line(line) {
+            total = Some(n);
+        }
+    }
+    assert_eq!(total, Some(40));
+    assert_eq!(reader.finish(), Some(vec![("e2e4".into(), 20), ("d2d4".into(), 20)]));
+    let mut reader = default.reader(1).unwrap();
+    assert_eq!(reader.line("info string e2e4: 1"), Said::Nothing);
+    assert_eq!(reader.line("info string Nodes searched: 1"), Said::Total(1));
+    assert_eq!(reader.finish(), Some(vec![("e2e4".into(), 1)]));
+    // A search's currmove line (with a score) is still a search.
+    assert!(matches!(
+        default.reader(1).unwrap().line("info depth 1 currmove e2e4 score cp 3 nodes 20"),
+        Said::Search(_)
+    ));
+}
