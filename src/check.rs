@@ -29,7 +29,7 @@ pub fn summarize(
         passed: results.iter().filter(|r| r.ok).count(),
         failed: results.iter().filter(|r| !r.ok && r.error.is_none()).count(),
         errors: results.iter().filter(|r| r.error.is_some()).count() + error_count,
-        skipped: plan.skipped() + outcome.not_run + outcome.unsupported,
+        skipped: plan.skipped() + outcome.not_run + outcome.unsupported + outcome.hopeless_checks.len(),
         failures_by_tag: failures_by_tag(results),
         seconds,
     };
@@ -41,9 +41,12 @@ pub fn summarize(
 pub fn skipped_checks(outcome: &CheckOutcome, plan: &SuitePlan) -> Vec<SkippedCheck> {
     let ran = outcome.results.iter().map(|r| (r.file.as_str(), r.line, r.depth));
     let unsupported = outcome.unsupported_reason.clone().unwrap_or_default();
+    let hopeless = outcome.hopeless_reason.clone().unwrap_or_default();
     plan.skipped_besides(ran, |index| {
         if outcome.unsupported_checks.binary_search(&index).is_ok() {
             SkipReason::Unsupported(unsupported.clone())
+        } else if outcome.hopeless_checks.binary_search(&index).is_ok() {
+            SkipReason::Unsupported(hopeless.clone())
         } else {
             SkipReason::NotRun
         }

@@ -335,7 +335,7 @@ pub fn check_suite<G: MoveGenerator + Send>(
     let causes = group_by_cause(&outcome.results);
     Ok(SuiteCheck {
         suite: name,
-        skipped: skipped + outcome.unsupported + outcome.not_run,
+        skipped: skipped + outcome.unsupported + outcome.hopeless_checks.len() + outcome.not_run,
         results: outcome.results,
         causes,
         line_errors,

@@ -44,6 +44,14 @@ pub(super) fn engine_divide(node: &Board, depth: u32, run: &EngineRun) -> Option
     // A sum that overflows even u128 is garbage, not a divide.
     let sum = run.divide.as_ref()?.iter().try_fold(0u128, |sum, (_, n)| sum.checked_add(*n));
     let divide = run.divide.as_ref().filter(|_| sum == Some(run.nodes))?;
+    // Promotions written without their piece (`e7e8` four times): which
+    // count is which piece's cannot be told, so the children are asked one
+    // by one, as for an engine without a divide.
+    if divide.iter().any(|(text, _)| {
+        text.len() == 4 && node.parse_uci(text).is_err() && node.parse_uci(&format!("{text}q")).is_ok()
+    }) {
+        return None;
+    }
     let mut counts: BTreeMap<String, u128> = BTreeMap::new();
     let mut duplicates = Vec::new();
     for (text, nodes) in divide {

@@ -14,6 +14,7 @@ mod illegal;
 #[cfg(test)]
 mod tests;
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -127,6 +128,10 @@ pub struct Bisection {
     /// total (so its move list was not read from it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub divide_sum: Option<u128>,
+    /// The engine was seen not to apply the moves after the FEN, and was
+    /// asked again with the positions reached as FENs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub asked_by_fen: bool,
 }
 
 impl Bisection {
@@ -163,6 +168,19 @@ pub enum BisectError {
     /// The engine failed while being asked.
     #[error("the engine failed during bisection: {0}")]
     Engine(EngineError),
+    /// Asked a position reached by moves, the engine listed the moves of
+    /// a position before them (or the other side's): it does not apply
+    /// the moves it is given, and cannot be given FENs instead.
+    #[error(
+        "the engine did not apply the moves: asked after {path}, it listed {listed}; give it the \
+         positions reached as FENs (for a UCI engine, position=position fen {{fen}})"
+    )]
+    MovesNotApplied {
+        /// The moves it was given, in words.
+        path: String,
+        /// Whose moves it listed.
+        listed: String,
+    },
     /// The caller's stop flag was raised, during our own counts or while
     /// the engine counted.
     #[error("stopped by an interrupt")]
@@ -282,6 +300,7 @@ impl Walk<'_, '_> {
             inconsistent: finding.inconsistent,
             divide_sum: finding.divide_sum,
             steps: std::mem::take(&mut self.steps),
+            asked_by_fen: false,
         }
     }
 }
@@ -320,6 +339,25 @@ impl Finding {
 /// [`BisectError`] if the engine fails or agrees when asked again (and
 /// had not answered otherwise before).
 pub fn bisect(
+    engine: &mut dyn Engine,
+    target: &Target,
+    timeout: Duration,
+    stop: Option<&AtomicBool>,
+    on_step: &mut dyn FnMut(&BisectStep),
+) -> Result<Bisection, BisectError> {
+    match descend(engine, target, timeout, stop, on_step) {
+        // It drops the moves after the FEN: once more, given FENs.
+        Err(BisectError::MovesNotApplied { .. }) if engine.give_positions_as_fens() => {
+            let mut bisection = descend(engine, target, timeout, stop, on_step)?;
+            bisection.asked_by_fen = true;
+            Ok(bisection)
+        }
+        other => other,
+    }
+}
+
+/// One descent (see [`bisect`]).
+fn descend(
     engine: &mut dyn Engine,
     target: &Target,
     timeout: Duration,
@@ -387,6 +425,9 @@ impl Node {
         if let Some(theirs) = &theirs {
             let difference = ListDifference::of(ours.keys(), theirs);
             if difference.any() {
+                if let Some(listed) = not_this_node(&self.board, self.path.len(), theirs) {
+                    return Err(BisectError::MovesNotApplied { path: self.path.join(" "), listed });
+                }
                 walk.push(step);
                 return Ok(Some(self.found(walk, Finding::listed(difference, self.depth))));
             }
@@ -473,6 +514,35 @@ impl Node {
     fn found(&self, walk: &mut Walk, finding: Finding) -> Bisection {
         walk.found(&self.board, self.path.clone(), self.depth, finding)
     }
+}
+
+/// Whose moves an engine's divide at a node `plies` moves from the test
+/// position lists, when they are not the node's: an earlier position's on
+/// the path (the moves were not applied, or not all), or the other side's.
+fn not_this_node(node: &Board, plies: usize, theirs: &divide::TheirDivide) -> Option<String> {
+    let listed: BTreeSet<&String> = theirs.counts.keys().collect();
+    if plies == 0 || listed.is_empty() {
+        return None;
+    }
+    let mut earlier = node.clone();
+    for back in 1..=plies {
+        earlier.unmake();
+        let moves: BTreeSet<String> = earlier.legal_moves().iter().map(|&mv| earlier.uci(mv)).collect();
+        if moves.len() == listed.len() && listed.iter().all(|m| moves.contains(*m)) {
+            let when =
+                if back == plies { "before all of them".to_string() } else { format!("{back} plies back") };
+            return Some(format!("the moves of the position {when}"));
+        }
+    }
+    // Most of its moves start from the other side's pieces.
+    let theirs_side = listed
+        .iter()
+        .filter(|m| {
+            let from = m.get(..2).and_then(|sq| sq.parse::<crate::types::Square>().ok());
+            from.and_then(|sq| node.piece_on(sq)).is_some_and(|p| p.color() != node.side_to_move())
+        })
+        .count();
+    (theirs_side * 2 > listed.len()).then(|| "the other side's moves".to_string())
 }
 
 /// The sum of an engine's divide, when it printed one (whether or not it

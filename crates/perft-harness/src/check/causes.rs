@@ -54,6 +54,13 @@ pub enum CauseKey {
         /// The reason, in a short line.
         reason: String,
     },
+    /// Several causes, each met only at Chess960 positions with castling
+    /// rights: one inability to read Chess960 castling, told once (the
+    /// causes it joins, in words).
+    Chess960 {
+        /// The causes joined.
+        joined: BTreeSet<String>,
+    },
 }
 
 fn list(items: impl IntoIterator<Item = String>) -> String {
@@ -99,6 +106,12 @@ impl std::fmt::Display for CauseKey {
                 exercises.join(", ")
             ),
             CauseKey::NotBisected { reason } => write!(f, "not bisected: {reason}"),
+            CauseKey::Chess960 { joined } => write!(
+                f,
+                "wrong counts only at Chess960 positions with castling rights, {} ways: it may not read \
+                 Chess960 castling (X-FEN or Shredder-FEN); if it does not play Chess960, say so with no960",
+                joined.len()
+            ),
         }
     }
 }
@@ -252,8 +265,43 @@ pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
             cause.description = format!("{} ({})", cause.description, kinds.join(", "));
         }
     }
+    let mut causes = join_chess960(results, causes);
     causes.sort_by(|a, b| b.failures.cmp(&a.failures).then(a.results[0].cmp(&b.results[0])));
     causes
+}
+
+/// Whether a result's test position is Chess960 with castling rights.
+fn castles_chess960(result: &CheckResult) -> bool {
+    let options = FenOptions { castling: CastlingMode::Detect, relaxed: true };
+    Board::from_fen_with(&result.fen, options)
+        .is_ok_and(|b| b.is_chess960() && b.castling_rights() != crate::types::CastlingRights::NONE)
+}
+
+/// Two or more causes met only at Chess960 positions with castling rights
+/// are one: the engine does not read Chess960 castling (a bug in it shows
+/// in many ways), told once.
+fn join_chess960(results: &[CheckResult], causes: Vec<Cause>) -> Vec<Cause> {
+    let (only_960, mut rest): (Vec<Cause>, Vec<Cause>) =
+        causes.into_iter().partition(|c| c.results.iter().all(|&i| castles_chess960(&results[i])));
+    if only_960.len() < 2 {
+        rest.extend(only_960);
+        return rest;
+    }
+    let joined: BTreeSet<String> = only_960.iter().map(|c| c.description.clone()).collect();
+    let mut indexes: Vec<usize> = only_960.iter().flat_map(|c| c.results.iter().copied()).collect();
+    indexes.sort_unstable();
+    let places: BTreeSet<(&str, usize)> =
+        indexes.iter().map(|&i| (results[i].file.as_str(), results[i].line)).collect();
+    let key = CauseKey::Chess960 { joined };
+    rest.push(Cause {
+        description: key.to_string(),
+        failures: indexes.len(),
+        positions: places.len(),
+        example: indexes.iter().copied().min_by_key(|&i| size(&results[i])).unwrap_or(indexes[0]),
+        results: indexes,
+        key,
+    });
+    rest
 }
 
 #[cfg(test)]

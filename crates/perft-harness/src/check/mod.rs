@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bisect::{bisect, Bisection, Tag, Target};
+use crate::bisect::{bisect, Bisection, Tag, Target, Why};
 use crate::board::Board;
 use crate::counting::{perft_with, CountOptions, Mode};
 use crate::engine::{Engine, EngineError, EnginePosition};
@@ -141,6 +141,11 @@ pub struct CheckOutcome {
     pub unsupported_checks: Vec<usize>,
     /// Why it cannot (the first such answer).
     pub unsupported_reason: Option<String>,
+    /// Checks skipped as hopeless: so deep that an engine known to count
+    /// illegal moves would not finish them (in plan order).
+    pub hopeless_checks: Vec<usize>,
+    /// Why (the cause that showed it).
+    pub hopeless_reason: Option<String>,
     /// Why the engine was given up, if it was (its checks left are errors).
     pub abandoned: Option<String>,
     /// What to try instead, when the engine was given up for not counting
@@ -176,8 +181,34 @@ struct Shared<'a> {
     bisected: Mutex<HashMap<usize, u32>>,
     /// Plan indexes the engine said it cannot count, and the first reason.
     unsupported: Mutex<(HashSet<usize>, Option<String>)>,
+    /// How the engine fares on Chess960 positions.
+    chess960: Mutex<Chess960Record>,
+    /// Set once a bisection shows the engine counting moves that leave its
+    /// king in check (the cause, in words): deep checks are then hopeless.
+    illegal: Mutex<Option<String>>,
+    hopeless: Mutex<Vec<usize>>,
     abandoned: Mutex<Option<(String, Option<&'static str>)>>,
     halt: AtomicBool,
+}
+
+/// The engine's Chess960 errors are taken as an inability once this many
+/// Chess960 positions in a row failed before any answered.
+const CHESS960_TRIES: usize = 3;
+/// Checks deeper than this are not asked of an engine known to count moves
+/// that leave its king in check: a few such moves a ply make the count
+/// explode (the default suite's 32-ply count of a prison position).
+pub const HOPELESS_DEPTH: u32 = 9;
+
+/// How an engine fared on Chess960 positions so far.
+#[derive(Default)]
+struct Chess960Record {
+    /// Plan indexes of Chess960 checks that failed with an error.
+    errors: Vec<usize>,
+    /// Chess960 checks it answered (right or wrong).
+    answered: usize,
+    /// Given up: every Chess960 position it was asked failed (why, in a
+    /// line).
+    given_up: Option<String>,
 }
 
 /// Runs every check of `plan` on engines made by `make_engine` (one per
@@ -197,6 +228,9 @@ pub fn run_check<'e>(
         results: Mutex::new(vec![None; planned.len()]),
         bisected: Mutex::new(HashMap::new()),
         unsupported: Mutex::new((HashSet::new(), None)),
+        chess960: Mutex::new(Chess960Record::default()),
+        illegal: Mutex::new(None),
+        hopeless: Mutex::new(Vec::new()),
         abandoned: Mutex::new(None),
         halt: AtomicBool::new(false),
     };
@@ -207,9 +241,21 @@ pub fn run_check<'e>(
         }
     });
     let stopped = options.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let (unsupported, unsupported_reason) = std::mem::take(&mut *lock(&shared.unsupported));
-    let (abandoned, abandoned_hint) = lock(&shared.abandoned).clone().unzip();
     let mut results = std::mem::take(&mut *lock(&shared.results));
+    let (mut unsupported, mut unsupported_reason) = std::mem::take(&mut *lock(&shared.unsupported));
+    let chess960 = std::mem::take(&mut *lock(&shared.chess960));
+    if let Some(reason) = chess960.given_up {
+        // Its first Chess960 errors were the inability, not faults.
+        for index in chess960.errors {
+            results[index] = None;
+            unsupported.insert(index);
+        }
+        unsupported_reason.get_or_insert(reason);
+    }
+    let (abandoned, abandoned_hint) = lock(&shared.abandoned).clone().unzip();
+    let mut hopeless_checks = std::mem::take(&mut *lock(&shared.hopeless));
+    hopeless_checks.sort_unstable();
+    let hopeless_reason = (!hopeless_checks.is_empty()).then(|| lock(&shared.illegal).clone()).flatten();
     if abandoned.is_some() && !stopped {
         // A dead engine's checks left are errors, not silently skipped.
         for (index, result) in results.iter_mut().enumerate() {
@@ -223,11 +269,13 @@ pub fn run_check<'e>(
     unsupported_checks.sort_unstable();
     let unsupported = unsupported_checks.len();
     CheckOutcome {
-        not_run: planned.len() - results.len() - unsupported,
+        not_run: planned.len() - results.len() - unsupported - hopeless_checks.len(),
         results,
         unsupported,
         unsupported_checks,
         unsupported_reason,
+        hopeless_checks,
+        hopeless_reason,
         abandoned,
         abandoned_hint: abandoned_hint.flatten(),
         interrupted: stopped,
@@ -279,24 +327,34 @@ fn ask(
     progress: &(dyn Fn(CheckEvent) + Sync),
 ) -> Option<CheckResult> {
     let item = &shared.plan[index];
-    let position = EnginePosition::new(item.fen.clone(), item.board.is_chess960());
+    let chess960 = item.board.is_chess960();
+    if skipped_before_asking(shared, index) {
+        return None;
+    }
+    let position = EnginePosition::new(item.fen.clone(), chess960);
     let began = Instant::now();
     let answer = engine.perft(&position, item.depth, options.timeout);
     let seconds = began.elapsed().as_secs_f64();
     let answer = match answer {
-        Ok(run) => Ok(run),
+        Ok(run) => {
+            if chess960 {
+                lock(&shared.chess960).answered += 1;
+            }
+            Ok(run)
+        }
         // Stopped by a signal: not the engine's fault, not a result.
         Err(EngineError::Interrupted) => return None,
         Err(EngineError::Unsupported(what)) => {
-            let mut unsupported = lock(&shared.unsupported);
-            unsupported.0.insert(index);
-            unsupported.1.get_or_insert(what);
+            unsupported(shared, index, what);
             return None;
         }
         Err(error) => {
             if !record_failure(shared, &error) {
                 // Given up by another job meanwhile: an error like the rest.
                 return None;
+            }
+            if chess960 {
+                chess960_error(shared, index, &error);
             }
             Err(error.to_string())
         }
@@ -348,12 +406,72 @@ fn ask(
         Target { board: &item.board, start: &position, depth: item.depth, answered: Some(run.nodes) };
     match bisect(engine, &target, options.timeout, options.stop, &mut |_| {}) {
         Ok(bisection) => {
+            if counts_illegal_moves(&bisection) {
+                lock(&shared.illegal).get_or_insert_with(|| {
+                    "the engine counts moves that leave its king in check (see the causes), and a count this \
+                     deep of it would not end"
+                        .to_string()
+                });
+            }
             result.reproduce = Some(reproduce(item, &bisection));
             result.bisection = Some(bisection);
         }
         Err(e) => result.bisection_error = Some(e.to_string()),
     }
     Some(result)
+}
+
+/// Records that the engine cannot count the check at `index` (`what`: why).
+fn unsupported(shared: &Shared, index: usize, what: String) {
+    let mut unsupported = lock(&shared.unsupported);
+    unsupported.0.insert(index);
+    unsupported.1.get_or_insert(what);
+}
+
+/// Whether the check at `index` is skipped before the engine is asked: a
+/// Chess960 position once the engine failed every one it was asked, a
+/// hopelessly deep count once it is known to count illegal moves.
+fn skipped_before_asking(shared: &Shared, index: usize) -> bool {
+    let item = &shared.plan[index];
+    if item.board.is_chess960() {
+        let reason = lock(&shared.chess960).given_up.clone();
+        if let Some(reason) = reason {
+            unsupported(shared, index, reason);
+            return true;
+        }
+    }
+    if item.depth > HOPELESS_DEPTH && lock(&shared.illegal).is_some() {
+        lock(&shared.hopeless).push(index);
+        return true;
+    }
+    false
+}
+
+/// A Chess960 check failed with `error`: after [`CHESS960_TRIES`] such
+/// failures with no Chess960 answer at all, the engine is taken not to
+/// play Chess960 (however its error texts vary).
+fn chess960_error(shared: &Shared, index: usize, error: &EngineError) {
+    let mut record = lock(&shared.chess960);
+    record.errors.push(index);
+    if record.answered == 0 && record.errors.len() >= CHESS960_TRIES && record.given_up.is_none() {
+        record.given_up = Some(format!(
+            "Chess960 positions: it failed each of the first {} it was asked ({}); if it does not play \
+             Chess960, say so with no960 (--engine 'NAME=KIND,no960:PROGRAM')",
+            record.errors.len(),
+            error.summary()
+        ));
+    }
+}
+
+/// Whether a bisection shows the engine counting ordinary moves that
+/// leave or put its own king in check (not only a special move such as an
+/// en-passant capture or castling: those do not make deep counts explode).
+fn counts_illegal_moves(bisection: &Bisection) -> bool {
+    let king_safety = |m: &crate::bisect::NamedMove| {
+        m.why.is_some_and(|w| matches!(w, Why::KingIntoCheck | Why::CheckIgnored | Why::PinnedPieceMoves))
+    };
+    bisection.illegal.iter().any(king_safety)
+        || bisection.candidates.as_ref().is_some_and(|c| c.likeliest().into_iter().any(king_safety))
 }
 
 /// Gives the engine up if `error` shows it dead (see

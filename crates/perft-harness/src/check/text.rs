@@ -159,6 +159,13 @@ pub fn describe(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<(
         writeln!(out, "  after {} (depth {} from there)", bisection.path.join(" "), bisection.depth)?;
     }
     writeln!(out, "  position: {}", bisection.fen)?;
+    if bisection.asked_by_fen {
+        writeln!(
+            out,
+            "  note: the engine did not apply the moves after the FEN (asked after them, it listed \
+             another position's moves): it was asked again with the positions reached as FENs"
+        )?;
+    }
     if let Some(inconsistent) = &bisection.inconsistent {
         describe_inconsistency(out, inconsistent)?;
     } else if let Some(candidates) = &bisection.candidates {
@@ -303,37 +310,81 @@ pub fn print_engine_errors(
     results: &[CheckResult],
     verbose: bool,
 ) -> std::io::Result<()> {
-    // Without --verbose, a run of the same error is one line at its end.
-    let said_again = |out: &mut dyn Write, repeated: usize| -> std::io::Result<()> {
-        if repeated == 0 {
-            return Ok(());
-        }
-        let more = plural(repeated, "more check");
-        writeln!(out, "  ... and the same error at {more} (--verbose lists them)")
-    };
-    let mut previous = None;
-    let mut repeated = 0usize;
+    // Errors that differ only in numbers (a thread id, an address, a
+    // count) are one: said in full once, then counted.
+    let mut groups: Vec<(String, Vec<&CheckResult>)> = Vec::new();
     for r in results.iter().filter(|r| r.error.is_some()) {
-        let error = r.error.as_deref().unwrap_or_default();
-        let place = location(&r.file, r.line);
-        if previous == Some(error) {
-            if verbose {
-                writeln!(out, "ERROR {place}: depth {}: the same error again", r.depth)?;
-            } else {
-                repeated += 1;
-            }
-            continue;
+        let key = without_numbers(r.error.as_deref().unwrap_or_default());
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(r),
+            None => groups.push((key, vec![r])),
         }
-        said_again(out, std::mem::take(&mut repeated))?;
-        previous = Some(error);
+    }
+    let shown = if verbose { groups.len() } else { groups.len().min(MAX_ERROR_KINDS) };
+    for (_, members) in &groups[..shown] {
+        let first = members[0];
+        let error = first.error.as_deref().unwrap_or_default();
         let mut lines = error.lines();
-        writeln!(out, "ERROR {place}: depth {}: {}", r.depth, lines.next().unwrap_or(""))?;
+        let place = location(&first.file, first.line);
+        writeln!(out, "ERROR {place}: depth {}: {}", first.depth, lines.next().unwrap_or(""))?;
         // The engine's last output, so logs show what it said.
         let rest: Vec<&str> = lines.collect();
         for line in &rest[rest.len().saturating_sub(ERROR_OUTPUT_LINES)..] {
             writeln!(out, "    {line}")?;
         }
+        if verbose {
+            for r in &members[1..] {
+                writeln!(
+                    out,
+                    "ERROR {}: depth {}: the same error again",
+                    location(&r.file, r.line),
+                    r.depth
+                )?;
+            }
+        } else if members.len() > 1 {
+            let more = plural(members.len() - 1, "more check");
+            writeln!(out, "  ... and the same error at {more} (--verbose lists them)")?;
+        }
     }
-    said_again(out, repeated)?;
+    let hidden: usize = groups[shown..].iter().map(|(_, m)| m.len()).sum();
+    if hidden > 0 {
+        let kinds = plural(groups.len() - shown, "other kind");
+        writeln!(out, "  ... and {} of {kinds} (--verbose lists them)", plural(hidden, "error"))?;
+    }
     Ok(())
+}
+
+/// Kinds of engine error listed without `--verbose`.
+const MAX_ERROR_KINDS: usize = 8;
+
+#[cfg(test)]
+#[test]
+fn errors_that_differ_in_numbers_only_read_the_same() {
+    let a = "exited (exit status: 101) before answering; its last output:\nthread '<unnamed>' (4242) panicked at src/castle.rs:12:5: rook at 0x7ffd1a2b";
+    let b = "exited (exit status: 101) before answering; its last output:\nthread '<unnamed>' (17) panicked at src/castle.rs:12:5: rook at 0x55aa";
+    assert_eq!(without_numbers(a), without_numbers(b));
+    assert_ne!(without_numbers(a), without_numbers("exited (signal: 6) before answering"));
+}
+
+/// An error's text with every run of digits (and hex digits after `0x`)
+/// made `#`: errors that differ only in a thread id, an address or a
+/// count read the same.
+fn without_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let hex = c == '0' && chars.peek() == Some(&'x');
+            if hex {
+                chars.next();
+            }
+            while chars.peek().is_some_and(|d| if hex { d.is_ascii_hexdigit() } else { d.is_ascii_digit() }) {
+                chars.next();
+            }
+            out.push('#');
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
