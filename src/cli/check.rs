@@ -9,7 +9,7 @@ use perft::bisect::{bisect, BisectError, BisectStep, Target};
 use perft::check::causes::group_by_cause;
 use perft::check::{run_check, skipped_checks, summarize, CheckEvent, CheckOptions, CheckOutcome};
 use perft::counting::{with_threads, Mode};
-use perft::engine::{Engine, EngineOptions, EnginePosition, EngineSpec};
+use perft::engine::{Costs, Engine, EngineOptions, EnginePosition, EngineSpec};
 use perft::report::ci::from_check;
 use perft::report::{signed_difference, CheckReport, CheckedEngine, ReportHeader, SuiteSettings};
 use perft::suite::{SuiteOptions, SuitePlan};
@@ -18,6 +18,7 @@ use super::args::{CheckArgs, DebugArgs};
 use super::check_output::{
     chess960_hint, describe, print_causes, print_engine_errors, print_failures, print_summary, reproduce,
 };
+use super::check_progress::{print_estimate, ProgressLines};
 use super::ci_output::CiTarget;
 use super::engines::{parse_engine, probing, resolve};
 use super::output::{self, ReportTarget};
@@ -41,6 +42,8 @@ struct CheckPlan {
     target: Option<ReportTarget>,
     ci: CiTarget,
     out: Box<dyn Write>,
+    /// What probing timed, for the progress lines' time left.
+    costs: Option<Costs>,
 }
 
 pub fn check(mut args: CheckArgs) -> Result<u8> {
@@ -68,12 +71,19 @@ fn plan_check(args: &mut CheckArgs) -> Result<CheckPlan> {
     for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
         writeln!(out, "{note}")?;
     }
-    let spec = resolve(&name, spec, &probing(args.handshake_timeout, engine_options.handshake), &mut out)?;
+    // The suites are read before the engine is probed (minutes, for a
+    // slow engine): a missing file is said at once.
+    let files = suite_files(&args.files);
+    if let Some(Err(error)) = files.iter().map(|f| f.content.as_ref()).find(|c| c.is_err()) {
+        bail!("{error}");
+    }
+    let probing = probing(args.handshake_timeout, engine_options.handshake);
+    let (spec, costs) = resolve(&name, spec, &probing, &mut out)?;
     // Presets of programs that cannot read Chess960 skip those positions.
     let mut options = args.selection.options(Mode::Bulk, args.depth);
     options.skip_chess960 |= spec.chess960 == Some(false);
     options.skip_depth_zero = true;
-    let plan = SuitePlan::new(suite_files(&args.files), options);
+    let plan = SuitePlan::new(files.clone(), options);
     // Our counts (references, bisections) run on the global pool, from
     // every engine job's thread.
     let _ = perft::counting::pool_builder(threads).build_global();
@@ -84,6 +94,9 @@ fn plan_check(args: &mut CheckArgs) -> Result<CheckPlan> {
         output::plural(plan.positions(), "position"),
         if args.jobs > 1 { format!(", {} engine processes at once", args.jobs) } else { String::new() }
     )?;
+    if let Some(costs) = &costs {
+        print_estimate(&mut *out, &plan, costs, &files, options, args.jobs)?;
+    }
     if spec.chess960 == Some(false) && plan.skipped_chess960() > 0 {
         writeln!(
             out,
@@ -92,13 +105,14 @@ fn plan_check(args: &mut CheckArgs) -> Result<CheckPlan> {
         )?;
     }
     let pinned = format!("{name}={spec}");
-    Ok(CheckPlan { name, spec, pinned, timeout, options, plan, engine_options, target, ci, out })
+    Ok(CheckPlan { name, spec, pinned, timeout, options, plan, engine_options, target, ci, out, costs })
 }
 
 /// Every planned check asked of the engine, with a progress bar; errors
 /// printed as they come.
 fn run_engine(args: &CheckArgs, planned: &CheckPlan) -> CheckOutcome {
-    let CheckPlan { name, spec, plan, engine_options, pinned, timeout, .. } = planned;
+    let CheckPlan { name, spec, plan, engine_options, pinned, timeout, costs, .. } = planned;
+    let lines = ProgressLines::new(plan.planned(), *costs);
     let bar = output::progress_bar(
         plan.checks() as u64,
         "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} checks, ETA {eta} {msg}",
@@ -123,6 +137,7 @@ fn run_engine(args: &CheckArgs, planned: &CheckPlan) -> CheckOutcome {
             }
             CheckEvent::Done(result) => {
                 bar.inc(1);
+                lines.done(result);
                 if let Some(error) = &result.error {
                     let first = error.lines().next().unwrap_or_default();
                     let place = output::location(&result.file, result.line);
@@ -207,6 +222,14 @@ fn print_notes(out: &mut dyn Write, plan: &SuitePlan, outcome: &CheckOutcome, na
             output::plural(outcome.unsupported, "check")
         )?;
     }
+    if let Some(reason) = &outcome.hopeless_reason {
+        writeln!(
+            out,
+            "note: {} deeper than {} plies skipped: {reason}",
+            output::plural(outcome.hopeless_checks.len(), "check"),
+            perft::check::HOPELESS_DEPTH
+        )?;
+    }
     if let Some(hint) = outcome.abandoned_hint {
         writeln!(out, "hint: {hint}")?;
     }
@@ -240,7 +263,7 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
     }
     let engine_options = output::engine_options(None, args.handshake_timeout, args.timeout)?;
     let probe = probing(args.handshake_timeout, engine_options.handshake);
-    let spec = resolve(&name, spec, &probe, &mut std::io::stdout())?;
+    let (spec, _) = resolve(&name, spec, &probe, &mut std::io::stdout())?;
     let mut engine: Box<dyn Engine> = spec.build(&name, &engine_options);
     writeln!(
         std::io::stdout(),

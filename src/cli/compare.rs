@@ -62,7 +62,7 @@ fn entrants(args: &CompareArgs, named: &[(&str, &str)], out: &mut dyn Write) -> 
     let mut entrants = vec![ourselves(args.threads)?];
     for &(name, spec) in &named[1..] {
         let spec = EngineSpec::parse(spec, &output::answer_format(&args.patterns, name, &names))?;
-        let spec = resolve(name, spec, &probing(args.handshake_timeout, engine_options.handshake), out)?;
+        let (spec, _) = resolve(name, spec, &probing(args.handshake_timeout, engine_options.handshake), out)?;
         entrants.push(Entrant { engine: spec.build(name, &engine_options), spec: spec.to_string() });
     }
     Ok(entrants)

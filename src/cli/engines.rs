@@ -6,7 +6,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use anyhow::{bail, Result};
-use perft::engine::{probe, split_name, EngineSpec, Probe, ProbeOptions, Protocol};
+use perft::engine::{probe, split_name, Costs, EngineSpec, Probe, ProbeOptions, Protocol};
 
 use super::args::PatternArgs;
 use super::output;
@@ -57,15 +57,22 @@ pub fn program_name(spec: &str) -> String {
 
 /// The spec to run `name` with: `spec` itself, or for a program given
 /// alone what probing it found (printed to `out`, with the spec that
-/// skips probing next time). Probing that finds nothing is an error that
-/// says what was tried and what the program printed.
-pub fn resolve(name: &str, spec: EngineSpec, probing: &Probing, out: &mut dyn Write) -> Result<EngineSpec> {
+/// skips probing next time), with what running it costs. Probing that
+/// finds nothing is an error that says what was tried and what the program
+/// printed.
+pub fn resolve(
+    name: &str,
+    spec: EngineSpec,
+    probing: &Probing,
+    out: &mut dyn Write,
+) -> Result<(EngineSpec, Option<Costs>)> {
     if spec.protocol != Protocol::Auto {
-        return Ok(spec);
+        return Ok((spec, None));
     }
     let program = shlex::try_join(spec.command.iter().map(String::as_str)).unwrap_or_default();
     writeln!(out, "probing {name} ({program}) for how it counts perft:")?;
-    let options = ProbeOptions { wait: probing.wait, start: probing.start, stop: Some(&INTERRUPTED) };
+    let options =
+        ProbeOptions { wait: probing.wait, start: probing.start, stop: Some(&INTERRUPTED), measure: true };
     let found = probe(&spec, &options);
     for tried in &found.tries {
         writeln!(out, "  {}: {}", tried.what, tried.outcome)?;
@@ -73,14 +80,30 @@ pub fn resolve(name: &str, spec: EngineSpec, probing: &Probing, out: &mut dyn Wr
     if super::interrupted() {
         bail!("interrupted while probing {name}");
     }
-    match &found.found {
-        Some(pinned) => {
-            let pin =
-                shlex::try_quote(&format!("{name}={pinned}")).map(|q| q.into_owned()).unwrap_or_default();
-            writeln!(out, "found: {}; to skip probing next time: --engine {pin}", dialect(pinned))?;
-            Ok(pinned.clone())
-        }
-        None => bail!("{}", nothing_found(name, &program, &found)),
+    let Some(pinned) = &found.found else { bail!("{}", nothing_found(name, &program, &found)) };
+    let pin = shlex::try_quote(&format!("{name}={pinned}")).map(|q| q.into_owned()).unwrap_or_default();
+    let step = found.step.as_deref().unwrap_or("probing");
+    writeln!(out, "found ({step}): {}; to skip probing next time: --engine {pin}", dialect(pinned))?;
+    for note in &found.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    if let Some(costs) = &found.costs {
+        writeln!(out, "{}", describe_costs(costs))?;
+    }
+    Ok((pinned.clone(), found.costs))
+}
+
+/// What running an engine costs, in a line.
+fn describe_costs(costs: &Costs) -> String {
+    let speed = match costs.nps {
+        Some(nps) if costs.at_least => format!("under {}", output::rate(nps)),
+        Some(nps) => format!("about {}", output::rate(nps)),
+        None => "too fast to time on small counts".into(),
+    };
+    if costs.per_process {
+        format!("timed: {:.2} s a run (it is started for every count), {speed}", costs.per_count)
+    } else {
+        format!("timed: {:.2} s to start, {:.3} s a small count, {speed}", costs.start, costs.per_count)
     }
 }
 

@@ -4,6 +4,7 @@ mod args;
 mod bench;
 mod check;
 mod check_output;
+mod check_progress;
 mod ci_output;
 mod compare;
 mod diff;

@@ -445,6 +445,44 @@ pub fn make_table(choice: &mut TableSize, keys: KeySet, threads: usize) -> Resul
     Ok(table)
 }
 
+/// A count as a person would say it: `197,281`, `4.9 million`, `2.07
+/// billion`.
+pub fn approximate(n: u128) -> String {
+    let value = n as f64;
+    match value {
+        v if v >= 1e12 => format!("{:.3} trillion", v / 1e12),
+        v if v >= 1e9 => format!("{:.3} billion", v / 1e9),
+        v if v >= 1e6 => format!("{:.1} million", v / 1e6),
+        _ => {
+            let digits = n.to_string();
+            let mut out = String::new();
+            for (i, c) in digits.chars().enumerate() {
+                if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        }
+    }
+}
+
+/// A speed in the unit that fits it: `2.1 Gnps`, `350 Mnps`, `4.2 Mnps`,
+/// `85 knps`, `900 nps`.
+pub fn rate(nps: f64) -> String {
+    let (value, unit) = match nps {
+        n if n >= 1e9 => (n / 1e9, "Gnps"),
+        n if n >= 1e6 => (n / 1e6, "Mnps"),
+        n if n >= 1e3 => (n / 1e3, "knps"),
+        n => (n, "nps"),
+    };
+    if value < 10.0 {
+        format!("{value:.1} {unit}")
+    } else {
+        format!("{value:.0} {unit}")
+    }
+}
+
 /// Seconds as a person would say them: `40 s`, `12 min`, `3.5 h`, `9 days`,
 /// `2e9 years`.
 pub fn human_duration(seconds: f64) -> String {
