@@ -20,6 +20,8 @@ pub(crate) struct Session {
     process: Option<Process>,
     stop: Option<&'static AtomicBool>,
     merge_stderr: bool,
+    /// The current answer had a line saying a command is unknown.
+    unknown_said: bool,
 }
 
 /// A divide as read: each move's count, in the order printed.
@@ -76,7 +78,7 @@ fn closed(process: &mut Process, what: &str) -> EngineError {
 impl Session {
     /// A session for `command` (program and arguments), not yet started.
     pub(crate) fn new(command: Vec<String>, stop: Option<&'static AtomicBool>) -> Self {
-        Session { command, process: None, stop, merge_stderr: false }
+        Session { command, process: None, stop, merge_stderr: false, unknown_said: false }
     }
 
     /// Standard error's lines are read as answer lines too (from the next
@@ -136,9 +138,16 @@ impl Session {
 
     /// Starts a new answer: its output budget, and leftover lines read.
     pub(crate) fn begin_answer(&mut self) {
+        self.unknown_said = false;
         let process = self.process();
         process.drain(DRAIN_QUIET, DRAIN_LIMIT);
         process.begin_answer();
+    }
+
+    /// Whether the answer begun last had a line saying a command is
+    /// unknown (`Unknown command: 'position ...'`).
+    pub(crate) fn unknown_said(&self) -> bool {
+        self.unknown_said
     }
 
     /// Sends one line.
@@ -276,6 +285,7 @@ impl Session {
         state: &mut AnswerState,
         line: &str,
     ) -> Result<bool, EngineError> {
+        self.unknown_said |= says_unknown(line);
         // `readyok` may end a line the engine left unfinished.
         let text = line.trim_end();
         let readyok = question.ending == Ending::ReadyOk && text.ends_with("readyok");
@@ -350,4 +360,13 @@ struct AnswerState {
     heard: bool,
     /// The settling window after a total ends here.
     settle_until: Option<Instant>,
+}
+
+/// Whether a line says a command is not known (`Unknown command: 'x'`,
+/// `unrecognized command`, `x: command not found`).
+pub(crate) fn says_unknown(line: &str) -> bool {
+    let line = line.to_ascii_lowercase();
+    ["unknown", "unrecognized", "unrecognised", "not a command", "no such command", "not found", "invalid command"]
+        .iter()
+        .any(|w| line.contains(w))
 }

@@ -9,7 +9,7 @@ use super::{ProbeOptions, Try};
 use crate::board::{Board, STARTPOS_FEN};
 use crate::counting::{perft, Mode};
 use crate::engine::answer::AnswerFormat;
-use crate::engine::session::{Ending, Question, Session};
+use crate::engine::session::{says_unknown, Ending, Question, Session};
 use crate::engine::template::{uses_moves, FenFields, Values};
 use crate::engine::{EngineError, EnginePosition};
 
@@ -49,9 +49,9 @@ impl Reply {
 
     /// Whether the FEN may be what the engine misread: a wrong count (0:
     /// an empty board), or an error (or a crash) whose last words name the
-    /// FEN or the position.
-    /// (Its own words only: what it echoes of `sent` does not count, and
-    /// a command it does not know is not a FEN it misread.)
+    /// FEN or the position. Its own words only: what it echoes of `sent`
+    /// does not count, and a command it does not know (or its usage) is
+    /// not a FEN it misread.
     pub(super) fn may_be_the_fen(&self, sent: &[String]) -> bool {
         match self {
             Reply::Count(_) => true,
@@ -61,11 +61,8 @@ impl Reply {
                     own = own.replace(line.as_str(), "");
                 }
                 let own = own.to_ascii_lowercase();
-                let unknown = ["unknown", "unrecognized", "not a command", "no such command", "usage"];
-                !unknown.iter().any(|w| own.contains(w))
-                    && ["fen", "invalid", "illegal", "position", "field", "parse"]
-                        .iter()
-                        .any(|w| own.contains(w))
+                let named = ["fen", "invalid", "illegal", "position", "field", "parse"];
+                !says_unknown(&own) && !own.contains("usage") && named.iter().any(|w| own.contains(w))
             }
         }
     }
@@ -245,7 +242,9 @@ impl Prober {
         let first = self.check_as(position, perft, expect, self.fen);
         let Err((reply, sent)) = first else { return Ok(()) };
         let has_fen = position.into_iter().chain([perft]).any(|t| t.contains("{fen}"));
-        if self.fen == FenFields::Four || !has_fen || !reply.may_be_the_fen(&sent) {
+        // A command it said it does not know is not a FEN it misread.
+        let unknown = self.session.unknown_said();
+        if self.fen == FenFields::Four || !has_fen || unknown || !reply.may_be_the_fen(&sent) {
             return Err(reply);
         }
         self.check_as(position, perft, expect, FenFields::Four).map_err(|(reply, _)| reply)?;
