@@ -10,10 +10,10 @@
 //! split 2
 //! tasks 400
 //! header 5c1a0b2e9f3d4477
-//! 17 b1c3 g8f6 96432181 5c1a0b2e9f3d4477 3a0e...
+//! 17 5c1a0b2e9f3d4477 b1c3 g8f6 96432181 3a0e...
 //! ```
 //!
-//! Each record is `index moves... count run checksum`: `run` the journal's
+//! Each record is `index run moves... count checksum`: `run` the journal's
 //! identity (the `header` checksum, an FNV-1a hash of the lines above it:
 //! position, depth, mode, split, subtrees), the checksum an FNV-1a hash of
 //! the rest of the line. A journal whose header does not match the run
@@ -52,11 +52,12 @@ fn read_record(line: &str, run: &str, tasks: &[Vec<Move>], board: &Board) -> Res
     if sum != format!("{:016x}", fnv1a(body)) {
         return Err("checksum does not match".into());
     }
-    let (body, theirs) = body.rsplit_once(' ').ok_or("no run")?;
+    let (index, body) = body.split_once(' ').ok_or("no run")?;
+    let (theirs, body) = body.split_once(' ').ok_or("no run")?;
     if theirs != run {
         return Err(Unusable::Foreign(format!("written for run {theirs}, this run is {run}")));
     }
-    let words: Vec<&str> = body.split(' ').collect();
+    let words: Vec<&str> = std::iter::once(index).chain(body.split(' ')).collect();
     let index: usize = words[0].parse().map_err(|_| "bad subtree index")?;
     let count: u128 = words.last().and_then(|c| c.parse().ok()).ok_or("bad count")?;
     let task = tasks.get(index).ok_or_else(|| format!("no subtree {index}"))?;
@@ -425,11 +426,11 @@ impl Journal {
         chess960: bool,
         count: u128,
     ) -> Result<(), JournalError> {
-        let mut body = index.to_string();
+        let mut body = format!("{index} {}", self.run);
         for mv in path {
             body.push_str(&format!(" {}", mv.uci(chess960)));
         }
-        body.push_str(&format!(" {count} {}", self.run));
+        body.push_str(&format!(" {count}"));
         let line = format!("{body} {:016x}\n", fnv1a(&body));
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.write_all(line.as_bytes()).map_err(|source| JournalError::Io { path: self.path.clone(), source })
@@ -599,8 +600,7 @@ mod tests {
         drop(resumed);
         // Two different counts for one subtree: both dropped, once.
         let first_record = lf.lines().nth(7).unwrap().rsplit_once(' ').unwrap().0;
-        let (record, run) = first_record.rsplit_once(' ').unwrap();
-        let other = format!("{} 381 {run}", record.rsplit_once(' ').unwrap().0);
+        let other = format!("{} 381", first_record.rsplit_once(' ').unwrap().0);
         std::fs::write(&path, format!("{lf}{other} {:016x}\n", fnv1a(&other))).unwrap();
         let resumed = Journal::resume(&path, &header, &tasks, &board).unwrap();
         assert_eq!(resumed.done.keys().copied().collect::<Vec<_>>(), vec![5, 7]);
