@@ -55,13 +55,16 @@ fn a_hundred_units_of_one_to_five_seconds_merge_with_none_called_corrupt() {
             run(&["unit", plan.to_str().unwrap(), "--index", &index.to_string(), "--hash", "0", "-t", "1"]);
         assert!(output.status.success(), "{}", text(&output));
     }
-    // Each unit as if it had lasted 1 to 5 s (whole nanoseconds, as a unit
-    // measures them), sealed and written as `perft unit` writes results.
+    // Each unit as if it had lasted 1 to 5 s, its time as a clock gives it
+    // (`Duration::as_secs_f64`: about 7% of such values read back one unit
+    // in the last place off without serde_json's float_roundtrip), sealed
+    // and written as `perft unit` writes results.
     let mut numbers = Numbers(0x9e37_79b9_7f4a_7c15);
     for index in 0..100 {
         let path = plan.join(UnitIndex(index).result_file(Keys::PRIMARY));
         let mut result: UnitResult = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        result.seconds = (1_000_000_000 + numbers.next() % 4_000_000_000) as f64 / 1e9;
+        let nanos = 1_000_000_000 + numbers.next() % 4_000_000_000;
+        result.seconds = Duration::from_nanos(nanos).as_secs_f64();
         result.seal();
         let mut bytes = serde_json::to_vec_pretty(&result).unwrap();
         bytes.push(b'\n');

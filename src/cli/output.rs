@@ -611,3 +611,48 @@ pub fn warn_if_absurd(board: &Board, depth: u32, threads: usize, hashed: bool) -
     );
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error whose text quotes its source, as rayon's does.
+    #[derive(Debug)]
+    struct Quoting(std::io::Error);
+
+    impl std::fmt::Display for Quoting {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{}", self.0)
+        }
+    }
+
+    impl std::error::Error for Quoting {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn errors_say_each_cause_once_and_safely() {
+        let busy = std::io::Error::from_raw_os_error(libc::EAGAIN);
+        let error = anyhow::Error::new(Quoting(busy)).context("cannot start the worker threads");
+        let text = error_text(&error);
+        assert_eq!(text.matches("os error 11").count(), 1, "{text}");
+        assert!(text.starts_with("cannot start the worker threads: "), "{text}");
+        let quoted = anyhow::anyhow!("the engine said \u{1b}[2J::add-mask::x").context("check");
+        assert_eq!(error_text(&quoted), "check: the engine said \\x1b[2J::add-mask::x");
+    }
+
+    #[test]
+    fn echo_safe_lines_pass_own_commands_only() {
+        let mut written = Vec::new();
+        {
+            let mut out = EchoSafe::new(&mut written);
+            write!(out, "  ::add-mask::x\nsaid ##[error]y\r::warning::z\n").unwrap();
+            write_own_command(&mut out, "::error title=t::m").unwrap();
+            write!(out, "no end").unwrap();
+        }
+        let text = String::from_utf8(written).unwrap();
+        assert_eq!(text, "  \\::add-mask::x\nsaid ##\\[error]y\\r::warning::z\n::error title=t::m\nno end");
+    }
+}
