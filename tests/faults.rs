@@ -246,6 +246,24 @@ fn side_outputs_never_cost_the_count_or_the_other_outputs() {
     assert_eq!(output.status.code(), Some(75), "{}", text(&output));
     assert!(text(&output).contains("cannot write the JUnit report to /dev/full"), "{}", text(&output));
     assert!(report.exists(), "the JSON report was lost: {}", text(&output));
+    // A FIFO as the step summary is never waited on: a warning, and the
+    // JUnit and JSON reports written.
+    let fifo = tmp.path().join("summary.fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let junit = tmp.path().join("j.xml");
+    std::fs::remove_file(&report).unwrap();
+    let output = perft()
+        .args(["suite", suite.to_str().unwrap(), "--annotations", "github", "--junit"])
+        .arg(&junit)
+        .arg("--json")
+        .arg(&report)
+        .env("GITHUB_STEP_SUMMARY", &fifo)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(text(&output).contains("warning: cannot append the step summary"), "{}", text(&output));
+    assert!(report.exists() && junit.exists(), "{}", text(&output));
 }
 
 /// `perft` with its address space limited to `bytes` (as `prlimit --as`).
