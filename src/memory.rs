@@ -28,13 +28,21 @@ pub enum MemorySource {
     },
     /// The system's available memory (`MemAvailable`).
     Available(u64),
+    /// The process's address-space limit (`RLIMIT_AS`, as `ulimit -v` and
+    /// `prlimit --as` set it): every mapping counts, used or not.
+    AddressSpace {
+        /// The limit, in bytes.
+        limit: u64,
+        /// The bytes of it not yet mapped.
+        free: u64,
+    },
 }
 
 impl MemorySource {
     /// The bytes this source leaves for new allocations.
     pub fn free_bytes(self) -> u64 {
         match self {
-            MemorySource::Cgroup { free, .. } => free,
+            MemorySource::Cgroup { free, .. } | MemorySource::AddressSpace { free, .. } => free,
             MemorySource::Available(bytes) => bytes,
         }
     }
@@ -47,6 +55,9 @@ impl fmt::Display for MemorySource {
                 write!(f, "cgroup limit {}, {} free", gigabytes(limit), gigabytes(free))
             }
             MemorySource::Available(bytes) => write!(f, "{} available", gigabytes(bytes)),
+            MemorySource::AddressSpace { limit, free } => {
+                write!(f, "address-space limit {}, {} unmapped", gigabytes(limit), gigabytes(free))
+            }
         }
     }
 }
@@ -61,13 +72,71 @@ pub fn gigabytes(bytes: u64) -> String {
     }
 }
 
-/// What bounds this process's memory now: the tighter of its cgroup's limit
-/// (v2, else v1) and the system's available memory; `None` where neither
-/// can be read (not Linux).
+/// What bounds this process's memory now: the tightest of its cgroup's
+/// limit (v2, else v1), the system's available memory and its address-space
+/// limit (`RLIMIT_AS`); `None` where none can be read (not Linux).
 pub fn memory_source() -> Option<MemorySource> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
     let own_cgroup = std::fs::read_to_string("/proc/self/cgroup").ok();
-    memory_source_in(Path::new("/sys/fs/cgroup"), own_cgroup.as_deref(), meminfo.as_deref())
+    let source = memory_source_in(Path::new("/sys/fs/cgroup"), own_cgroup.as_deref(), meminfo.as_deref());
+    let status = std::fs::read_to_string("/proc/self/status").ok();
+    tightest(source, address_space(address_space_limit(), status.as_deref()))
+}
+
+/// The one of `a` and `b` that leaves less.
+fn tightest(a: Option<MemorySource>, b: Option<MemorySource>) -> Option<MemorySource> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if b.free_bytes() < a.free_bytes() { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// This process's `RLIMIT_AS` in bytes (`None`: unlimited, or not Unix).
+fn address_space_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: `getrlimit` writes the one rlimit it is given.
+        let read = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+        // `rlim_t` is not 64 bits on every Unix.
+        #[allow(clippy::unnecessary_cast)]
+        let bytes = limit.rlim_cur as u64;
+        (read && limit.rlim_cur != libc::RLIM_INFINITY).then_some(bytes)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// Address space a worker thread maps: its stack (16 MB, as the counting
+/// pool asks).
+const THREAD_MAPPING: u64 = 16 * MB;
+
+/// The address-space limit `limit` (bytes) as a source, less what the
+/// process has mapped already (`VmSize` of `/proc/self/status`, `status`)
+/// and the stacks of a worker thread per core and two more.
+pub fn address_space(limit: Option<u64>, status: Option<&str>) -> Option<MemorySource> {
+    let limit = limit?;
+    let mapped = status
+        .and_then(|text| text.lines().find(|l| l.starts_with("VmSize:")))
+        .and_then(|line| line.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |kb| kb.saturating_mul(1024));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    let threads = (cores + 2) * THREAD_MAPPING;
+    Some(MemorySource::AddressSpace { limit, free: limit.saturating_sub(mapped).saturating_sub(threads) })
+}
+
+/// Under an address-space limit (`RLIMIT_AS`), has glibc's allocator keep
+/// one arena for every thread instead of mapping 64 MB of address space for
+/// each thread that allocates (a count's threads allocate little): under
+/// `prlimit --as=512M` those arenas alone would take half the limit.
+/// Elsewhere it does nothing. Call it before any thread starts.
+pub fn share_allocator_arenas_under_a_limit() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if address_space_limit().is_some() {
+        // SAFETY: `mallopt` only changes the allocator's settings, here
+        // before any other thread exists.
+        unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+    }
 }
 
 /// [`memory_source`] with the cgroup file system mounted at `root`, the text
@@ -406,6 +475,21 @@ mod tests {
     }
 
     const MEMINFO: &str = "MemTotal: 25000000 kB\nMemFree: 1000 kB\nMemAvailable: 20971520 kB\n";
+
+    #[test]
+    fn an_address_space_limit_counts_what_is_mapped() {
+        let status = "Name:\tperft\nVmPeak:\t  200000 kB\nVmSize:\t  102400 kB\n";
+        let source = address_space(Some(512 << 20), Some(status)).unwrap();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+        let free = (412 << 20) - (cores + 2) * THREAD_MAPPING;
+        assert_eq!(source, MemorySource::AddressSpace { limit: 512 << 20, free });
+        assert!(source.to_string().starts_with("address-space limit 512 MB, "), "{source}");
+        assert_eq!(address_space(None, Some(status)), None, "unlimited");
+        // Tighter than the available memory: it bounds the table.
+        let available = Some(MemorySource::Available(20 << 30));
+        assert_eq!(tightest(available, Some(source)), Some(source));
+        assert_eq!(tightest(available, address_space(Some(1 << 40), Some(status))), available);
+    }
 
     #[test]
     fn the_tightest_limit_wins() {

@@ -304,3 +304,63 @@ fn the_action_runs_perft_check_with_its_inputs() {
     let skipped = doc.descendants().find(|n| n.has_tag_name("skipped")).expect(&xml);
     assert_eq!(skipped.attribute("message"), Some("more nodes than --max-nodes 10000"));
 }
+
+/// The action's step keeps every input: suites on several lines (a
+/// `suites: |` block) and separated by spaces all run, and `args` is split
+/// with its quotes honoured (a report name with a space).
+#[test]
+fn the_action_checks_every_suite_of_a_multi_line_input() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("good.epd"),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("also good.epd"), "8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n").unwrap();
+    std::fs::write(dir.path().join("second.epd"), "8/Pk6/8/8/8/8/6Kp/8 w - - 0 1 ;D1 11\n").unwrap();
+    let perft_dir = assert_cmd::cargo::cargo_bin("perft").parent().unwrap().to_path_buf();
+    let path = format!("{}:{}", perft_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let engine = format!("mine={} --bug rook-promotion", buggy_path().display());
+    let run = |suites: &str| {
+        StdCommand::new("bash")
+            .args(["-eo", "pipefail", "-c", &action_check_script()])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .env("INPUT_ENGINE", &engine)
+            .env("INPUT_SUITES", suites)
+            .env("INPUT_MAX_NODES", "10000")
+            .env("INPUT_MAX_DEPTH", "")
+            .env("INPUT_TIMEOUT", "30")
+            .env("INPUT_JUNIT", "")
+            .env("INPUT_ARGS", "--jobs 1\n--json \"my report.json\"")
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .output()
+            .unwrap()
+    };
+    for suites in
+        ["good.epd\nsecond.epd\n", "good.epd second.epd", "\"also good.epd\"\n  good.epd   second.epd"]
+    {
+        let out = run(suites);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{suites:?}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("::error file=second.epd,line=1,title=wrong perft count"),
+            "{suites:?}: {stdout}"
+        );
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.path().join("my report.json")).unwrap())
+                .unwrap();
+        let files: std::collections::BTreeSet<&str> =
+            report["results"].as_array().unwrap().iter().map(|r| r["file"].as_str().unwrap()).collect();
+        let expected = suites.matches(".epd").count();
+        assert_eq!(files.len(), expected, "{suites:?}: {files:?}");
+    }
+    // An unmatched quote is refused, not half read.
+    let out = run("good.epd \"second.epd");
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -921,14 +921,18 @@ fn a_preseeded_journal_is_trusted_and_its_damage_recounted() {
     // shows it was skipped), position 3 with a damaged check, a torn line.
     let manifest_bytes = std::fs::read(dir.join("manifest.json")).unwrap();
     let unit_sum = manifest(&dir)["units"][1]["sha256"].as_str().unwrap().to_string();
-    let mut journal = format!(
-        "perft-unit-journal 1 plan {} unit {unit_sum} index 1 keys 1 depth 3 build {}\n",
+    let header = format!(
+        "perft-unit-journal 2 plan {} unit {unit_sum} index 1 keys 1 depth 3 build {}",
         Checksum::of(&manifest_bytes),
         this_build()
     );
+    // Each record names its journal: the first 16 hex digits of the
+    // SHA-256 of the header line.
+    let tag = Checksum::of(header.as_bytes()).0[..16].to_string();
+    let mut journal = format!("{header}\n");
     for position in 0..5 {
         let count = truth.counts[position].0 + if position == 2 { 1000 } else { 0 };
-        let body = format!("{position} {count}");
+        let body = format!("{position} {count} {tag}");
         let mut check = Checksum::of(body.as_bytes()).0[..16].to_string();
         if position == 3 {
             check = check.replace(|c: char| c.is_ascii_digit(), "x");

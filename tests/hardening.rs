@@ -674,9 +674,11 @@ fn a_fifo_nobody_reads_is_given_up() {
     assert!(start.elapsed() < Duration::from_secs(40), "took {:?}", start.elapsed());
 }
 
-/// The second stop signal ends a command at once, even one that waits (here
-/// on a FIFO report that nobody reads, for up to 10 s): the first is
-/// reported, and the exit status is the second's.
+/// A second stop signal, more than a second after the first, ends a
+/// command at once, even one that waits (here on a FIFO report that nobody
+/// reads, for up to 10 s): the first is reported, and the exit status is
+/// the second's. (One within the second repeats the first: see
+/// tests/signals.rs.)
 #[test]
 fn a_second_signal_ends_the_program_at_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -693,12 +695,12 @@ fn a_second_signal_ends_the_program_at_once() {
     std::thread::sleep(Duration::from_millis(500));
     let start = Instant::now();
     signal(&child, "INT");
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(1300));
     signal(&child, "TERM");
     let output = finish(child, Duration::from_secs(8));
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(143), "{stderr}");
-    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+    assert!(start.elapsed() < Duration::from_secs(6), "took {:?}", start.elapsed());
     assert!(stderr.contains("Ctrl-C: finishing what is running"), "{stderr}");
 }
 

@@ -65,7 +65,7 @@ fn plan_check(args: &mut CheckArgs) -> Result<CheckPlan> {
     }
     let (name, spec) = parse_engine(&args.engine, &args.patterns)?;
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "check", false)?;
-    let ci = CiTarget::resolve(&args.ci, ReportTarget::is_stdout(&target), &args.files)?;
+    let ci = CiTarget::resolve(&args.ci, &target, &args.files)?;
     let engine_options = output::engine_options(None, args.handshake_timeout, args.timeout)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target) || ci.takes_stdout());
     for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
@@ -188,14 +188,18 @@ fn report_check(
         summary,
         interrupted: outcome.interrupted,
     };
-    if planned.ci.wanted() {
-        planned.ci.emit(&from_check(&report, &skipped, args.files.is_empty()), out)?;
-    }
-    if let Some(target) = planned.target.take() {
+    // Each output attempted, whatever became of the others.
+    let ci = if planned.ci.wanted() {
+        planned.ci.emit(&from_check(&report, &skipped, args.files.is_empty()), out)
+    } else {
+        Ok(())
+    };
+    let json = planned.target.take().map_or(Ok(()), |target| {
         let why_not =
             if report.interrupted { "interrupted before the first count" } else { "no suite line was read" };
-        target.write_if_counted(counted, why_not, &report, out)?;
-    }
+        target.write_if_counted(counted, why_not, &report, out)
+    });
+    output::all_written([ci, json])?;
     out.flush()?;
     Ok(code)
 }

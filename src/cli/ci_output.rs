@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use perft::report::ci::{github, junit, CiRun};
 
 use super::args::{Annotations, CiArgs};
-use super::output::ReportTarget;
+use super::output::{self, ReportTarget};
 
 /// Where a run's CI formats go, resolved before the run.
 pub struct CiTarget {
@@ -17,18 +17,17 @@ pub struct CiTarget {
 }
 
 impl CiTarget {
-    /// Resolves `--junit` (checked writable now, and refused over one of the
-    /// run's `inputs`) and `--annotations` (`auto`: GitHub Actions when
-    /// `GITHUB_ACTIONS` is `true`).
-    pub fn resolve(args: &CiArgs, json_to_stdout: bool, inputs: &[PathBuf]) -> Result<Self> {
+    /// Resolves `--junit` (checked writable now) and `--annotations`
+    /// (`auto`: GitHub Actions when `GITHUB_ACTIONS` is `true`), and refuses
+    /// before any work an output over another or over one of the run's
+    /// `inputs`: the JUnit report, the `json` report and the step summary
+    /// (`$GITHUB_STEP_SUMMARY`) each need a file of their own.
+    pub fn resolve(args: &CiArgs, json: &Option<ReportTarget>, inputs: &[PathBuf]) -> Result<Self> {
         let junit = match &args.junit {
             Some(path) => ReportTarget::resolve(Some(Some(path.as_path())), "junit", false)?,
             None => None,
         };
-        let inputs: Vec<(&Path, &str)> =
-            inputs.iter().map(|p| (p.as_path(), "an input of this run")).collect();
-        ReportTarget::refuse_over(&junit, "--junit", &inputs)?;
-        if json_to_stdout && ReportTarget::is_stdout(&junit) {
+        if ReportTarget::is_stdout(json) && ReportTarget::is_stdout(&junit) {
             bail!("--json - and --junit - both want standard output: send one of them to a file");
         }
         let github = match args.annotations {
@@ -36,6 +35,18 @@ impl CiTarget {
             Annotations::None => false,
             Annotations::Auto => std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true"),
         };
+        let summary = if github { step_summary_path() } else { None };
+        let outputs: Vec<(&str, &Path)> = [
+            ReportTarget::file(json).map(|p| ("--json", p)),
+            ReportTarget::file(&junit).map(|p| ("--junit", p)),
+            summary.as_deref().map(|p| ("$GITHUB_STEP_SUMMARY", p)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let inputs: Vec<(&str, &Path)> =
+            inputs.iter().map(|p| ("an input of this run", p.as_path())).collect();
+        output::refuse_collisions(&outputs, &inputs)?;
         Ok(CiTarget { junit, github })
     }
 
@@ -51,21 +62,20 @@ impl CiTarget {
     }
 
     /// Writes the annotations to `out` (where people read), appends the step
-    /// summary to `$GITHUB_STEP_SUMMARY` when it is set, and writes the
-    /// JUnit report.
+    /// summary to `$GITHUB_STEP_SUMMARY` when it is set (advisory: a summary
+    /// that cannot be written is a warning), and writes the JUnit report.
     pub fn emit(&self, run: &CiRun, out: &mut dyn Write) -> Result<()> {
         if self.github {
             let workspace = std::env::var("GITHUB_WORKSPACE").ok();
-            for line in github::annotations(run, workspace.as_deref()) {
-                writeln!(out, "{line}")?;
+            let here = std::env::current_dir().ok();
+            for line in github::annotations(run, workspace.as_deref(), here.as_deref()) {
+                output::write_own_command(out, &line)?;
             }
-            if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-                if let Err(e) = append(Path::new(&path), github::step_summary(run).as_bytes()) {
-                    writeln!(
-                        out,
-                        "warning: cannot append the step summary to {}: {e}",
-                        Path::new(&path).display()
-                    )?;
+            if let Some(path) = step_summary_path() {
+                if let Err(e) = append(&path, github::step_summary(run).as_bytes()) {
+                    // To stderr: a summary is never worth a failed run, and
+                    // the message must not read as a workflow command.
+                    eprintln!("warning: cannot append the step summary to {}: {e}", path.display());
                 }
             }
         }
@@ -84,10 +94,24 @@ impl CiTarget {
     }
 }
 
-/// Appends `bytes` to the file at `path` (the step summary is shared by
-/// every step of a job).
+/// `$GITHUB_STEP_SUMMARY`, when it is set and not empty.
+fn step_summary_path() -> Option<PathBuf> {
+    std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()).map(PathBuf::from)
+}
+
+/// Appends `bytes` to the regular file at `path` (the step summary is
+/// shared by every step of a job). Anything else there (a FIFO, a device)
+/// is refused, never waited on: it is opened without blocking and looked
+/// at before a byte is written.
 fn append(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let mut file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"));
+    }
     file.write_all(bytes)?;
     file.flush()
 }

@@ -22,7 +22,7 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
     if !(args.threshold >= 0.0 && args.threshold.is_finite()) {
         bail!("--threshold must be a non-negative percentage");
     }
-    let ci = CiTarget::resolve(&args.ci, false, &[args.old.clone(), args.new.clone()])?;
+    let ci = CiTarget::resolve(&args.ci, &None, &[args.old.clone(), args.new.clone()])?;
     let old = read(&args.old)?;
     let new = read(&args.new)?;
     let outcome = diff_reports(&old, &new, args.threshold, args.force).map_err(|e| match &e {

@@ -106,8 +106,8 @@ pub fn merge(args: MergeArgs) -> Result<u8> {
 }
 
 /// Refuses, before any work, a report written into the plan's own files:
-/// its manifest, a unit file or a result.
-fn refuse_plan_files(target: &Option<ReportTarget>, plan: &Path) -> Result<()> {
+/// its manifest, a unit file or a result (`merge --json`, `status --json`).
+pub(super) fn refuse_plan_files(target: &Option<ReportTarget>, plan: &Path) -> Result<()> {
     let Some(ReportTarget::File(report)) = target else { return Ok(()) };
     ReportTarget::refuse_over(target, "--json", &[(&plan.join("manifest.json"), "the plan's manifest")])?;
     let parent = report.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));

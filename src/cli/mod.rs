@@ -26,7 +26,7 @@ mod unit;
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 use clap::{CommandFactory, FromArgMatches};
 use perft::kernel::{Kernel, Level};
@@ -43,6 +43,10 @@ pub const EXIT_MISMATCH: u8 = 1;
 pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit status of `merge`: units are missing or invalid (run them again).
 pub const EXIT_INCOMPLETE: u8 = 3;
+/// Exit status: a transient failure, worth running the same command again
+/// (sysexits' `EX_TEMPFAIL`): an I/O error, a full disk, a unit's lock held
+/// by another process. Never bad input.
+pub const EXIT_TEMPFAIL: u8 = 75;
 /// The signals handled like Ctrl-C: what `timeout`, CI cancellation,
 /// `docker stop`, Slurm and a closed terminal send.
 #[cfg(unix)]
@@ -73,11 +77,47 @@ pub fn exit_status(mismatch: bool, bad_input: bool, interrupted: bool) -> u8 {
 
 /// Raised by the first SIGINT, SIGTERM or SIGHUP: work stops starting new
 /// subtrees, checks or runs, running engine calls are stopped, and each
-/// command writes what it finished. A second signal exits at once.
+/// command writes what it finished. Another stop signal within
+/// [`REPEAT_WINDOW_MS`] of the first is the same request (coreutils
+/// `timeout` signals the child and then its group, a group kill reaches a
+/// process more than once); one later exits at once.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// The first stop signal received (0: none).
 static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// A stop signal this soon after the first (milliseconds) repeats it.
+pub const REPEAT_WINDOW_MS: u64 = 1000;
+
+/// When the first stop signal arrived, by [`monotonic_ms`] (0: none yet).
+static FIRST_SIGNAL_MS: AtomicU64 = AtomicU64::new(0);
+
+/// Milliseconds of a monotonic clock, never 0; async-signal-safe
+/// (`clock_gettime` is).
+#[cfg(unix)]
+fn monotonic_ms() -> u64 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `clock_gettime` writes the one timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    (now.tv_sec as u64 * 1000 + now.tv_nsec as u64 / 1_000_000).max(1)
+}
+
+#[cfg(not(unix))]
+fn monotonic_ms() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_millis() as u64 + 1
+}
+
+/// What a stop signal means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    /// The first: stop starting work, write what is done.
+    First,
+    /// Within [`REPEAT_WINDOW_MS`] of the first: the same request again.
+    Repeat,
+    /// Later (or where [`EXIT_ON_SIGNAL`] is set): end now.
+    QuitNow,
+}
 
 /// Set by modes with nothing to write on the way out (`uci`, `perftree`):
 /// the first signal ends the program at once, as it would without a
@@ -104,7 +144,11 @@ pub fn interrupted_status() -> u8 {
 fn stop_message(signal: i32) -> &'static str {
     macro_rules! message {
         ($name:literal) => {
-            concat!("\n", $name, ": finishing what is running and writing what is done (again to quit now)\n")
+            concat!(
+                "\n",
+                $name,
+                ": finishing what is running and writing what is done (again, a second later, to quit now)\n"
+            )
         };
     }
     match signal {
@@ -114,29 +158,38 @@ fn stop_message(signal: i32) -> &'static str {
     }
 }
 
-/// Records a stop signal: true for the first, which raises [`INTERRUPTED`];
-/// false where the program must end now (a second signal, or any where
-/// [`EXIT_ON_SIGNAL`] is set). Atomics only, so a signal handler may call it.
-fn record_stop_signal(signal: i32) -> bool {
-    if EXIT_ON_SIGNAL.load(Ordering::SeqCst)
-        || SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst).is_err()
-    {
-        return false;
+/// Records a stop signal arriving at `now_ms` ([`monotonic_ms`]): the first
+/// raises [`INTERRUPTED`]. Atomics only, so a signal handler may call it.
+fn record_stop_signal(signal: i32, now_ms: u64) -> Stop {
+    if EXIT_ON_SIGNAL.load(Ordering::SeqCst) {
+        return Stop::QuitNow;
     }
-    INTERRUPTED.store(true, Ordering::SeqCst);
-    true
+    match FIRST_SIGNAL_MS.compare_exchange(0, now_ms, Ordering::SeqCst, Ordering::SeqCst) {
+        Ok(_) => {
+            SIGNAL.store(signal, Ordering::SeqCst);
+            INTERRUPTED.store(true, Ordering::SeqCst);
+            Stop::First
+        }
+        Err(first) if now_ms.saturating_sub(first) < REPEAT_WINDOW_MS => Stop::Repeat,
+        Err(_) => Stop::QuitNow,
+    }
 }
 
 /// What a stop signal does, on a thread of its own: the first raises
 /// [`INTERRUPTED`] and says so, the second ends the engines and the program.
 fn on_stop_signal(signal: i32) {
-    if !record_stop_signal(signal) {
-        // No destructor runs, so end the engines here.
-        perft::engine::kill_all();
-        std::process::exit(128 + signal);
+    match record_stop_signal(signal, monotonic_ms()) {
+        Stop::QuitNow => {
+            // No destructor runs, so end the engines here.
+            perft::engine::kill_all();
+            std::process::exit(128 + signal);
+        }
+        // After SIGHUP the terminal may be gone: never panic on stderr.
+        Stop::First => {
+            let _ = std::io::stderr().write_all(stop_message(signal).as_bytes());
+        }
+        Stop::Repeat => {}
     }
-    // After SIGHUP the terminal may be gone: never panic on stderr.
-    let _ = std::io::stderr().write_all(stop_message(signal).as_bytes());
 }
 
 /// [`on_stop_signal`] inside the signal handler, for commands that start no
@@ -144,9 +197,11 @@ fn on_stop_signal(signal: i32) {
 /// async-signal-safe (ending engines takes a lock, which is not).
 #[cfg(unix)]
 fn on_stop_signal_in_handler(signal: i32) {
-    if !record_stop_signal(signal) {
+    match record_stop_signal(signal, monotonic_ms()) {
         // SAFETY: `_exit` ends the process without touching its memory.
-        unsafe { libc::_exit(128 + signal) };
+        Stop::QuitNow => unsafe { libc::_exit(128 + signal) },
+        Stop::Repeat => return,
+        Stop::First => {}
     }
     let message = stop_message(signal);
     // SAFETY: `write` reads `message.len()` bytes of a static string. A
@@ -215,6 +270,9 @@ fn choose_kernel() -> Result<(Kernel, String), String> {
 }
 
 pub fn main() -> ExitCode {
+    // Before any thread starts: under an address-space limit, one
+    // allocator arena for all threads.
+    perft::memory::share_allocator_arenas_under_a_limit();
     // Before anything counts: a kernel the CPU cannot run is refused here.
     let (kernel, chosen) = match choose_kernel() {
         Ok(choice) => choice,
@@ -246,7 +304,8 @@ pub fn main() -> ExitCode {
             if let Err(error) = e.print().and_then(|()| std::io::stdout().flush()) {
                 if error.kind() != std::io::ErrorKind::BrokenPipe {
                     let _ = writeln!(std::io::stderr(), "Error: cannot write to stdout: {error}");
-                    return ExitCode::from(EXIT_BAD_INPUT);
+                    let transient = perft::report::write::is_transient(&error);
+                    return ExitCode::from(if transient { EXIT_TEMPFAIL } else { EXIT_BAD_INPUT });
                 }
             }
             if e.use_stderr() {
@@ -284,12 +343,31 @@ pub fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(error) if is_broken_pipe(&error) && !interrupted() => ExitCode::from(EXIT_OK),
         Err(error) => {
-            let _ = writeln!(std::io::stderr(), "Error: {error:#}");
+            let _ = writeln!(std::io::stderr(), "Error: {}", output::error_text(&error));
             // After a signal (a closed terminal, say) the signal's status
             // tells why the run ended.
-            ExitCode::from(if interrupted() { interrupted_status() } else { EXIT_BAD_INPUT })
+            ExitCode::from(if interrupted() {
+                interrupted_status()
+            } else if is_transient(&error) {
+                EXIT_TEMPFAIL
+            } else {
+                EXIT_BAD_INPUT
+            })
         }
     }
+}
+
+/// Whether `error` is a transient failure ([`EXIT_TEMPFAIL`]): an I/O
+/// error of the moment anywhere in its chain, or a unit another process is
+/// counting.
+fn is_transient(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(perft::report::write::is_transient)
+            || matches!(
+                cause.downcast_ref::<perft::distributed::DistError>(),
+                Some(perft::distributed::DistError::Busy { .. })
+            )
+    })
 }
 
 /// A closed stdout (`perft run 7 | head -1`) is not an error.

@@ -257,6 +257,15 @@ impl ReportTarget {
         Ok(())
     }
 
+    /// The file a report named on the command line goes to (none for a
+    /// stream or a timestamped name, which no other output can share).
+    pub fn file(target: &Option<ReportTarget>) -> Option<&Path> {
+        match target {
+            Some(ReportTarget::File(path)) => Some(path),
+            _ => None,
+        }
+    }
+
     pub fn is_stdout(target: &Option<ReportTarget>) -> bool {
         matches!(target, Some(ReportTarget::Stdout))
     }
@@ -312,6 +321,56 @@ impl ReportTarget {
     }
 }
 
+/// Refuses, before any work, two outputs on one file or an output over an
+/// input, naming both: `outputs` and `inputs` are each an option (or what
+/// the path is to the run, such as `the --checkpoint journal`) and its
+/// path. Streams (`-`) are not files and never collide here.
+pub fn refuse_collisions(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Result<()> {
+    for (i, (option, path)) in outputs.iter().enumerate() {
+        if let Some((other, _)) = outputs[..i].iter().find(|(_, earlier)| same_path(earlier, path)) {
+            bail!(
+                "{other} and {option} both name {}: one output would replace the other; give each a file of its own",
+                path.display()
+            );
+        }
+        if let Some((what, _)) = inputs.iter().find(|(_, input)| same_path(input, path)) {
+            bail!(
+                "{option} {} is {what}: writing it would replace what the run reads; write it to another file",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// An error and its causes in one line, each cause said once (a cause
+/// whose text its error already quotes, as `os error 11: os error 11`, is
+/// left out), made safe to print ([`perft::check::text::echo_safe`]): an
+/// error may quote an engine or a suite.
+pub fn error_text(error: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if text.is_empty() || parts.last().is_some_and(|last| last.contains(&text)) {
+            continue;
+        }
+        parts.push(text);
+    }
+    perft::check::text::echo_safe(&parts.join(": "))
+}
+
+/// The end of a run that wrote several outputs, each attempted whatever
+/// became of the others: every failure but the last is printed on stderr,
+/// the last is the command's error (none: all were written).
+pub fn all_written(results: impl IntoIterator<Item = Result<()>>) -> Result<()> {
+    let mut failures: Vec<anyhow::Error> = results.into_iter().filter_map(Result::err).collect();
+    let Some(last) = failures.pop() else { return Ok(()) };
+    for failure in failures {
+        let _ = writeln!(std::io::stderr(), "Error: {}", error_text(&failure));
+    }
+    Err(last)
+}
+
 /// Whether `a` and `b` name the same file, whether or not it exists yet:
 /// their directories resolved (links and `..` followed), their names
 /// compared.
@@ -364,12 +423,80 @@ pub fn print_suite_errors(out: &mut dyn Write, errors: &[report::SuiteError], in
     Ok(())
 }
 
-/// Human output: stdout, or stderr when stdout carries the JSON report.
+/// Human output: stdout, or stderr when stdout carries the JSON report;
+/// every line through [`EchoSafe`], so that text quoted from an engine or
+/// a suite can neither steer a terminal nor start a CI runner's command.
 pub fn human_output(report_on_stdout: bool) -> Box<dyn Write> {
     if report_on_stdout {
-        Box::new(std::io::stderr())
+        Box::new(EchoSafe::new(std::io::stderr()))
     } else {
-        Box::new(std::io::stdout())
+        Box::new(EchoSafe::new(std::io::stdout()))
+    }
+}
+
+thread_local! {
+    /// Set while [`write_own_command`] writes its line.
+    static OWN_LINE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Writes `line`, a workflow command of this program's own (an
+/// annotation), to `out` as it is: the one way past [`EchoSafe`], which
+/// no text written through it can take.
+pub fn write_own_command(out: &mut dyn Write, line: &str) -> std::io::Result<()> {
+    OWN_LINE.with(|own| own.set(true));
+    let written = writeln!(out, "{line}");
+    OWN_LINE.with(|own| own.set(false));
+    written
+}
+
+/// A writer that passes whole lines through
+/// [`perft::check::text::echo_safe`], except those [`write_own_command`]
+/// writes; a line not yet ended is held until its end (or the writer's
+/// drop).
+pub struct EchoSafe<W: Write> {
+    inner: W,
+    line: Vec<u8>,
+}
+
+impl<W: Write> EchoSafe<W> {
+    pub fn new(inner: W) -> Self {
+        EchoSafe { inner, line: Vec::new() }
+    }
+
+    fn write_line(&mut self) -> std::io::Result<()> {
+        let text = String::from_utf8_lossy(&self.line);
+        let safe = if OWN_LINE.with(std::cell::Cell::get) {
+            text.into_owned()
+        } else {
+            perft::check::text::echo_safe(&text)
+        };
+        self.line.clear();
+        self.inner.write_all(safe.as_bytes())
+    }
+}
+
+impl<W: Write> Write for EchoSafe<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        for chunk in bytes.split_inclusive(|&b| b == b'\n') {
+            self.line.extend_from_slice(chunk);
+            if chunk.ends_with(b"\n") {
+                self.write_line()?;
+            }
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for EchoSafe<W> {
+    fn drop(&mut self) {
+        if !self.line.is_empty() {
+            let _ = self.write_line();
+        }
+        let _ = self.inner.flush();
     }
 }
 
@@ -521,4 +648,49 @@ pub fn warn_if_absurd(board: &Board, depth: u32, threads: usize, hashed: bool) -
         if hashed { " (a table cuts deep counts of the start position 10-30x)" } else { "; --hash helps" },
     );
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error whose text quotes its source, as rayon's does.
+    #[derive(Debug)]
+    struct Quoting(std::io::Error);
+
+    impl std::fmt::Display for Quoting {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{}", self.0)
+        }
+    }
+
+    impl std::error::Error for Quoting {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn errors_say_each_cause_once_and_safely() {
+        let busy = std::io::Error::from_raw_os_error(libc::EAGAIN);
+        let error = anyhow::Error::new(Quoting(busy)).context("cannot start the worker threads");
+        let text = error_text(&error);
+        assert_eq!(text.matches("os error 11").count(), 1, "{text}");
+        assert!(text.starts_with("cannot start the worker threads: "), "{text}");
+        let quoted = anyhow::anyhow!("the engine said \u{1b}[2J::add-mask::x").context("check");
+        assert_eq!(error_text(&quoted), "check: the engine said \\x1b[2J::add-mask::x");
+    }
+
+    #[test]
+    fn echo_safe_lines_pass_own_commands_only() {
+        let mut written = Vec::new();
+        {
+            let mut out = EchoSafe::new(&mut written);
+            write!(out, "  ::add-mask::x\nsaid ##[error]y\r::warning::z\n").unwrap();
+            write_own_command(&mut out, "::error title=t::m").unwrap();
+            write!(out, "no end").unwrap();
+        }
+        let text = String::from_utf8(written).unwrap();
+        assert_eq!(text, "  \\::add-mask::x\nsaid ##\\[error]y\\r::warning::z\n::error title=t::m\nno end");
+    }
 }

@@ -96,7 +96,14 @@ fn count_by_subtrees(
             })
         })?
         .context("cannot write the journal; stopped")?;
-    let progress = live.finish().context("cannot write the --progress-json file")?;
+    // The progress file is advisory: a failure is a warning, never the count.
+    let (progress, failed) = live.finish();
+    if let (Some(e), Some(path)) = (failed, &args.progress_json) {
+        eprintln!(
+            "warning: cannot write the --progress-json file {}: {e}; the count is complete",
+            path.display()
+        );
+    }
     Ok(Counted { divide, resumed: done.values().sum(), progress: Some(progress) })
 }
 
@@ -186,9 +193,12 @@ fn plan_run(args: &RunArgs) -> Result<RunPlan> {
     let board = output::position(&args.position)?;
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "run", false)?;
     let journals = [(&args.checkpoint, "the --checkpoint journal"), (&args.resume, "the --resume journal")];
-    let inputs: Vec<(&Path, &str)> =
-        journals.iter().filter_map(|(path, what)| path.as_deref().map(|p| (p, *what))).collect();
-    ReportTarget::refuse_over(&target, "--json", &inputs)?;
+    let inputs: Vec<(&str, &Path)> =
+        journals.iter().filter_map(|(path, what)| path.as_deref().map(|p| (*what, p))).collect();
+    let outputs =
+        [("--json", ReportTarget::file(&target)), ("--progress-json", args.progress_json.as_deref())];
+    let outputs: Vec<(&str, &Path)> = outputs.iter().filter_map(|(name, p)| p.map(|p| (*name, p))).collect();
+    output::refuse_collisions(&outputs, &inputs)?;
     if (args.checkpoint.is_some() || args.resume.is_some()) && args.depth < 2 {
         bail!("--checkpoint and --resume need a depth of at least 2");
     }

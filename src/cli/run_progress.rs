@@ -167,18 +167,20 @@ impl LiveProgress {
     }
 
     /// Ends the display; writes the file a last time (`done`), and returns
-    /// what the report keeps.
-    pub fn finish(&self) -> std::io::Result<RunProgress> {
+    /// what the report keeps, and why that last write failed, if it did
+    /// (the file is advisory: the count stands either way).
+    pub fn finish(&self) -> (RunProgress, Option<std::io::Error>) {
         self.bar.finish_and_clear();
         let state = self.lock();
         let last = state.progress.snapshot(self.start.elapsed().as_secs_f64());
-        self.write_file(last, true)?;
-        Ok(RunProgress {
+        let failed = self.write_file(last, true).err();
+        let progress = RunProgress {
             subtrees: last.subtrees,
             resumed: state.resumed,
             estimates: state.estimates.clone(),
             last,
-        })
+        };
+        (progress, failed)
     }
 }
 

@@ -15,6 +15,7 @@ use super::{interrupted, interrupted_status, EXIT_INCOMPLETE, EXIT_OK, INTERRUPT
 pub fn status(args: StatusArgs) -> Result<u8> {
     let keys = Keys::new(args.keys)?;
     let target = ReportTarget::resolve(args.json.as_deref().map(Some), "status", false)?;
+    super::merge::refuse_plan_files(&target, &args.plan)?;
     if !(args.watch.is_finite() && (0.0..=3600.0).contains(&args.watch)) {
         anyhow::bail!("--watch must be 0 to 3600 seconds");
     }

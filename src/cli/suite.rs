@@ -91,7 +91,7 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
         args.files.insert(0, file);
     }
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "suite", false)?;
-    let ci = CiTarget::resolve(&args.ci, ReportTarget::is_stdout(&target), &args.files)?;
+    let ci = CiTarget::resolve(&args.ci, &target, &args.files)?;
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
     let options = args.selection.options(mode, None);
     let plan = SuitePlan::new(suite_files(&args.files), options);
@@ -130,14 +130,18 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
         hash,
         interrupted: outcome.interrupted,
     };
-    if ci.wanted() {
-        ci.emit(&from_suite(&report, &outcome.skipped, args.files.is_empty()), &mut out)?;
-    }
-    if let Some(target) = target {
+    // Each output attempted, whatever became of the others.
+    let ci = if ci.wanted() {
+        ci.emit(&from_suite(&report, &outcome.skipped, args.files.is_empty()), &mut out)
+    } else {
+        Ok(())
+    };
+    let json = target.map_or(Ok(()), |target| {
         let why_not =
             if outcome.interrupted { "interrupted before the first count" } else { "no suite line was read" };
-        target.write_if_counted(counted, why_not, &report, &mut out)?;
-    }
+        target.write_if_counted(counted, why_not, &report, &mut out)
+    });
+    output::all_written([ci, json])?;
     out.flush()?;
     Ok(code)
 }

@@ -3,23 +3,27 @@
 //! interrupted run can resume where it stopped with the same total.
 //!
 //! ```text
-//! perft-journal 1
+//! perft-journal 2
 //! fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
 //! depth 8
 //! mode bulk
 //! split 2
 //! tasks 400
 //! header 5c1a0b2e9f3d4477
-//! 17 b1c3 g8f6 96432181 3a0e...
+//! 17 5c1a0b2e9f3d4477 b1c3 g8f6 96432181 3a0e...
 //! ```
 //!
-//! Each record is `index moves... count checksum`, the checksum an FNV-1a
-//! hash of the rest of the line; the `header` line hashes the lines above
-//! it. A journal whose header does not match the run asked for is refused as
-//! foreign, one whose header is damaged as corrupt. A record that does not
-//! parse or check (a flipped bit, an edit) is skipped with a note, and its
-//! subtree is counted again; so is an unterminated last line, what a kill
-//! during a write leaves. Line endings may be LF or CRLF.
+//! Each record is `index run moves... count checksum`: `run` the journal's
+//! identity (the `header` checksum, an FNV-1a hash of the lines above it:
+//! position, depth, mode, split, subtrees), the checksum an FNV-1a hash of
+//! the rest of the line. A journal whose header does not match the run
+//! asked for is refused as foreign, one whose header is damaged as
+//! corrupt. A record that does not parse or check (a flipped bit, an edit)
+//! is skipped with a note, and its subtree is counted again; so is an
+//! unterminated last line, what a kill during a write leaves, and a record
+//! of another run (appended from another journal): a journal whose records
+//! all belong to other runs is refused, never summed. Line endings may be
+//! LF or CRLF.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -34,18 +38,26 @@ use crate::counting::{perft_with, CountOptions, Mode};
 use crate::movegen::MoveList;
 use crate::types::Move;
 
-const MAGIC: &str = "perft-journal 1";
+const MAGIC: &str = "perft-journal 2";
+/// What journals of earlier builds begin with: records that do not name
+/// their run.
+const OLD_MAGIC: &str = "perft-journal 1";
 /// The split aims for at least this many subtrees.
 const MIN_TASKS: usize = 256;
 
-/// One record line (without its line ending): the subtree index and its
-/// count, or why it cannot be trusted.
-fn read_record(line: &str, tasks: &[Vec<Move>], board: &Board) -> Result<(usize, u128), String> {
+/// One record line (without its line ending) of the run whose identity is
+/// `run`: the subtree index and its count, or why it cannot be trusted.
+fn read_record(line: &str, run: &str, tasks: &[Vec<Move>], board: &Board) -> Result<(usize, u128), Unusable> {
     let (body, sum) = line.rsplit_once(' ').ok_or("no checksum")?;
     if sum != format!("{:016x}", fnv1a(body)) {
         return Err("checksum does not match".into());
     }
-    let words: Vec<&str> = body.split(' ').collect();
+    let (index, body) = body.split_once(' ').ok_or("no run")?;
+    let (theirs, body) = body.split_once(' ').ok_or("no run")?;
+    if theirs != run {
+        return Err(Unusable::Foreign(format!("written for run {theirs}, this run is {run}")));
+    }
+    let words: Vec<&str> = std::iter::once(index).chain(body.split(' ')).collect();
     let index: usize = words[0].parse().map_err(|_| "bad subtree index")?;
     let count: u128 = words.last().and_then(|c| c.parse().ok()).ok_or("bad count")?;
     let task = tasks.get(index).ok_or_else(|| format!("no subtree {index}"))?;
@@ -53,7 +65,7 @@ fn read_record(line: &str, tasks: &[Vec<Move>], board: &Board) -> Result<(usize,
     if words.len() != moves.len() + 2
         || words[1..words.len() - 1] != moves.iter().map(String::as_str).collect::<Vec<_>>()[..]
     {
-        return Err(format!("subtree {index} is not {}", moves.join(" ")));
+        return Err(format!("subtree {index} is not {}", moves.join(" ")).into());
     }
     Ok((index, count))
 }
@@ -61,6 +73,28 @@ fn read_record(line: &str, tasks: &[Vec<Move>], board: &Board) -> Result<(usize,
 /// FNV-1a, 64 bits: a checksum against torn or edited lines.
 fn fnv1a(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Why a journal record is not used.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Unusable {
+    /// It does not parse or check: torn, flipped or edited.
+    Damaged(String),
+    /// It checks, but was written for another run or unit (appended from
+    /// another journal): what it names, against this journal's identity.
+    Foreign(String),
+}
+
+impl From<&str> for Unusable {
+    fn from(reason: &str) -> Unusable {
+        Unusable::Damaged(reason.into())
+    }
+}
+
+impl From<String> for Unusable {
+    fn from(reason: String) -> Unusable {
+        Unusable::Damaged(reason)
+    }
 }
 
 /// The usable records of a journal.
@@ -72,9 +106,17 @@ pub(crate) struct Records<'t> {
     pub(crate) kept: BTreeMap<usize, &'t str>,
     /// One note per record dropped.
     pub(crate) notes: Vec<String>,
+    /// Records that check but belong to another journal's run.
+    pub(crate) foreign: usize,
 }
 
 impl Records<'_> {
+    /// Whether every record that checks belongs to another run (and there
+    /// is at least one): such a journal is refused, never summed.
+    pub(crate) fn all_foreign(&self) -> bool {
+        self.foreign > 0 && self.done.is_empty()
+    }
+
     /// The journal rewritten: `header` (whole lines, each ending in a line
     /// break) and then the kept records, one per line.
     pub(crate) fn rewritten(&self, header: &str) -> String {
@@ -98,9 +140,9 @@ pub(crate) fn read_records<'t>(
     lines: &[&'t str],
     first_line: usize,
     item: &str,
-    parse: impl Fn(&str) -> Result<(usize, u128), String>,
+    parse: impl Fn(&str) -> Result<(usize, u128), Unusable>,
 ) -> Records<'t> {
-    let mut records = Records { done: BTreeMap::new(), kept: BTreeMap::new(), notes: Vec::new() };
+    let mut records = Records { done: BTreeMap::new(), kept: BTreeMap::new(), notes: Vec::new(), foreign: 0 };
     let mut conflicting = Vec::new();
     for (number, raw) in (first_line..).zip(lines) {
         if !raw.ends_with('\n') {
@@ -126,9 +168,16 @@ pub(crate) fn read_records<'t>(
                     records.kept.insert(index, line);
                 }
             },
-            Err(reason) => records.notes.push(format!(
+            Err(Unusable::Damaged(reason)) => records.notes.push(format!(
                 "journal line {number}: damaged record skipped ({reason}); its {item} is counted again"
             )),
+            Err(Unusable::Foreign(reason)) => {
+                records.foreign += 1;
+                records.notes.push(format!(
+                    "journal line {number}: a record of another journal dropped ({reason}); its {item} is \
+                     counted again"
+                ));
+            }
         }
     }
     for index in conflicting {
@@ -254,6 +303,8 @@ pub struct Resumed {
 pub struct Journal {
     path: PathBuf,
     file: Mutex<File>,
+    /// The run's identity, written into every record.
+    run: String,
 }
 
 impl Journal {
@@ -271,9 +322,10 @@ impl Journal {
             }
         })?;
         let lines = header.lines();
-        writeln!(file, "{lines}header {:016x}", fnv1a(&lines)).map_err(io)?;
+        let run = format!("{:016x}", fnv1a(&lines));
+        writeln!(file, "{lines}header {run}").map_err(io)?;
         file.sync_all().map_err(io)?;
-        Ok(Journal { path: path.to_path_buf(), file: Mutex::new(file) })
+        Ok(Journal { path: path.to_path_buf(), file: Mutex::new(file), run })
     }
 
     /// Opens a journal to resume it: checks that it belongs to `expected`
@@ -297,6 +349,13 @@ impl Journal {
         let text = String::from_utf8(bytes).map_err(|_| corrupt(0, "not text".into()))?;
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
         let header_len = 7;
+        if lines.first().is_some_and(|line| line.trim_end() == OLD_MAGIC) {
+            return Err(JournalError::Foreign {
+                path: path.to_path_buf(),
+                what: "written by an earlier perft, whose records do not name their run; start a new one"
+                    .into(),
+            });
+        }
         if lines.len() < header_len || lines[0].trim_end() != MAGIC {
             return Err(JournalError::Foreign {
                 path: path.to_path_buf(),
@@ -309,7 +368,8 @@ impl Journal {
             .map(|l| format!("{}\n", l.trim_end_matches(['\r', '\n'])))
             .collect();
         let checksum = lines[header_len - 1].trim_end().strip_prefix("header ").unwrap_or("");
-        if checksum != format!("{:016x}", fnv1a(&header_text)) || !lines[header_len - 1].ends_with('\n') {
+        let run = format!("{:016x}", fnv1a(&header_text));
+        if checksum != run || !lines[header_len - 1].ends_with('\n') {
             return Err(corrupt(header_len, "header checksum does not match".into()));
         }
         let expected_lines = expected.lines();
@@ -323,17 +383,34 @@ impl Journal {
             return Err(JournalError::Foreign { path: path.to_path_buf(), what });
         }
         let records = read_records(&lines[header_len..], header_len + 1, "subtree", |line| {
-            read_record(line, tasks, board)
+            read_record(line, &run, tasks, board)
         });
+        if records.all_foreign() {
+            return Err(JournalError::Foreign {
+                path: path.to_path_buf(),
+                what: format!(
+                    "its header is this run's, but none of its records is: {} written for other runs",
+                    if records.foreign == 1 {
+                        "1 was".to_string()
+                    } else {
+                        format!("{} were", records.foreign)
+                    }
+                ),
+            });
+        }
         if !records.notes.is_empty() {
             // Rewrite it with the usable records only (atomically), so the
             // next resume does not meet the same damage again.
-            let header = format!("{header_text}header {:016x}\n", fnv1a(&header_text));
+            let header = format!("{header_text}header {run}\n");
             crate::report::write_atomic(path, records.rewritten(&header).as_bytes()).map_err(io)?;
         }
         let Records { done, notes, .. } = records;
         let file = OpenOptions::new().append(true).open(path).map_err(io)?;
-        Ok(Resumed { journal: Journal { path: path.to_path_buf(), file: Mutex::new(file) }, done, notes })
+        Ok(Resumed {
+            journal: Journal { path: path.to_path_buf(), file: Mutex::new(file), run },
+            done,
+            notes,
+        })
     }
 
     /// Appends one finished subtree (its index, its path from the root,
@@ -349,7 +426,7 @@ impl Journal {
         chess960: bool,
         count: u128,
     ) -> Result<(), JournalError> {
-        let mut body = index.to_string();
+        let mut body = format!("{index} {}", self.run);
         for mv in path {
             body.push_str(&format!(" {}", mv.uci(chess960)));
         }
@@ -544,5 +621,53 @@ mod tests {
         std::fs::write(&path, "something else\n").unwrap();
         assert!(matches!(Journal::resume(&path, &header, &tasks, &board), Err(JournalError::Foreign { .. })));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn records_of_another_run_are_dropped_and_a_journal_of_them_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let board = Board::startpos();
+        let (split, tasks) = plan_tasks(&board, 6);
+        assert_eq!(plan_tasks(&board, 5).1, tasks, "depths 5 and 6 split alike");
+        let header =
+            |depth| JournalHeader { fen: board.fen(), depth, mode: Mode::Bulk, split, tasks: tasks.len() };
+        let (six, five) = (dir.path().join("six"), dir.path().join("five"));
+        let journal = Journal::create(&six, &header(6)).unwrap();
+        journal.record(1, &tasks[1], false, 9_000_000).unwrap();
+        drop(journal);
+        let journal = Journal::create(&five, &header(5)).unwrap();
+        for (i, task) in tasks.iter().enumerate().take(3) {
+            journal.record(i, task, false, 200_000 + i as u128).unwrap();
+        }
+        drop(journal);
+        // Depth 5's records appended to depth 6's journal: dropped, each
+        // with a note, and counted again; depth 6's own record kept.
+        let records: String =
+            std::fs::read_to_string(&five).unwrap().lines().skip(7).map(|l| format!("{l}\n")).collect();
+        let mixed = format!("{}{records}", std::fs::read_to_string(&six).unwrap());
+        std::fs::write(&six, &mixed).unwrap();
+        let resumed = Journal::resume(&six, &header(6), &tasks, &board).unwrap();
+        assert_eq!(resumed.done.into_iter().collect::<Vec<_>>(), vec![(1, 9_000_000)]);
+        assert_eq!(resumed.notes.len(), 3, "{:?}", resumed.notes);
+        assert!(
+            resumed.notes.iter().all(|n| n.contains("a record of another journal")),
+            "{:?}",
+            resumed.notes
+        );
+        // Only depth 5's records under depth 6's header: refused.
+        let header_six: String = mixed.lines().take(7).map(|l| format!("{l}\n")).collect();
+        std::fs::write(&six, format!("{header_six}{records}")).unwrap();
+        match Journal::resume(&six, &header(6), &tasks, &board) {
+            Err(JournalError::Foreign { what, .. }) => {
+                assert!(what.contains("3 were written for other runs"), "{what}")
+            }
+            other => panic!("{:?}", other.map(|r| r.done)),
+        }
+        // A journal of the format before records named their run.
+        std::fs::write(&six, mixed.replacen("perft-journal 2", "perft-journal 1", 1)).unwrap();
+        match Journal::resume(&six, &header(6), &tasks, &board) {
+            Err(JournalError::Foreign { what, .. }) => assert!(what.contains("earlier perft"), "{what}"),
+            other => panic!("{:?}", other.map(|r| r.done)),
+        }
     }
 }

@@ -77,11 +77,24 @@ pub struct UnitResult {
 }
 
 impl UnitResult {
-    /// The checksum of the result's identity and counts.
+    /// The checksum of the result's identity, its counts and its time: the
+    /// time as whole nanoseconds ([`seconds_as_nanos`]), never as a float's
+    /// text, so a result read back seals to the same value whatever the
+    /// float parser does with its last digit.
     pub fn compute_seal(&self) -> Checksum {
+        self.seal_over(&format!("seconds_ns {}", seconds_as_nanos(self.seconds)))
+    }
+
+    /// The seal earlier builds wrote (`seconds` as Rust's shortest float
+    /// text): accepted on reading, never written.
+    fn legacy_seal(&self) -> Checksum {
+        self.seal_over(&format!("seconds {:?}", self.seconds))
+    }
+
+    fn seal_over(&self, time: &str) -> Checksum {
         let counts: Vec<String> = self.counts.iter().map(|c| c.0.to_string()).collect();
         let text = format!(
-            "{} {}\nplan {}\nunit {}\nindex {}\nkeys {}\ndepth {}\npositions {}\ncounts {}\ntotal {}\nseconds {:?}\n",
+            "{} {}\nplan {}\nunit {}\nindex {}\nkeys {}\ndepth {}\npositions {}\ncounts {}\ntotal {}\n{time}\n",
             self.kind,
             self.format,
             self.plan_checksum,
@@ -92,7 +105,6 @@ impl UnitResult {
             self.positions,
             counts.join(","),
             self.total,
-            self.seconds
         );
         Checksum::of(text.as_bytes())
     }
@@ -131,7 +143,7 @@ impl UnitResult {
         if self.kind != "perft-unit-result" || self.format != FORMAT {
             return Err(ResultError::WrongFormat { kind: self.kind.clone(), format: self.format });
         }
-        if self.seal != self.compute_seal() {
+        if self.seal != self.compute_seal() && self.seal != self.legacy_seal() {
             return Err(ResultError::BadSeal);
         }
         if self.plan_checksum != plan.checksum {
@@ -160,6 +172,19 @@ impl UnitResult {
             return Err(ResultError::BadTotal);
         }
         Ok(())
+    }
+}
+
+/// `seconds` as whole nanoseconds, rounded, in decimal: the same text for
+/// the value written and for the value read back from its JSON, even one
+/// unit in the last place off (a time is never within a hair of a half
+/// nanosecond: it is whole nanoseconds to begin with). A value that is not
+/// finite is written as Rust writes it.
+pub fn seconds_as_nanos(seconds: f64) -> String {
+    if seconds.is_finite() {
+        ((seconds * 1e9).round() as i128).to_string()
+    } else {
+        seconds.to_string()
     }
 }
 
@@ -435,7 +460,8 @@ pub fn run_unit(request: &UnitRequest) -> Result<UnitOutcome, DistError> {
         journal.done.len() as u64,
     )?;
     let counts = count_positions(positions.len(), &board_at, depth, table.as_ref(), &journal, request)?;
-    let seconds = clock.elapsed().as_secs_f64();
+    // Whole nanoseconds, as the seal reads them.
+    let seconds = clock.elapsed().as_nanos() as f64 / 1e9;
     drop(heartbeat);
     journal.sync()?;
     let Some(counts) = counts.iter().copied().collect::<Option<Vec<u128>>>() else {

@@ -366,7 +366,15 @@ struct AnswerState {
 /// `unrecognized command`, `x: command not found`).
 pub(crate) fn says_unknown(line: &str) -> bool {
     let line = line.to_ascii_lowercase();
-    ["unknown", "unrecognized", "unrecognised", "not a command", "no such command", "not found", "invalid command"]
-        .iter()
-        .any(|w| line.contains(w))
+    [
+        "unknown",
+        "unrecognized",
+        "unrecognised",
+        "not a command",
+        "no such command",
+        "not found",
+        "invalid command",
+    ]
+    .iter()
+    .any(|w| line.contains(w))
 }

@@ -431,6 +431,43 @@ fn may_write(path: &Path) -> std::io::Result<()> {
     std::fs::metadata(path).map(drop)
 }
 
+/// Whether an I/O error is a fault of the moment, worth trying again as
+/// it was (a full disk or quota, an I/O error of the device or the file
+/// server, a resource busy or a lock held, an interrupted call, a system
+/// call timed out, a stale network file handle, no memory), rather than
+/// bad input (a missing file, a permission, a path that is a directory, a
+/// FIFO nobody reads).
+pub fn is_transient(error: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    #[cfg(unix)]
+    if let Some(code) = error.raw_os_error() {
+        return [
+            libc::EIO,
+            libc::ENOSPC,
+            libc::EDQUOT,
+            libc::EAGAIN,
+            libc::EBUSY,
+            libc::EINTR,
+            libc::ETIMEDOUT,
+            libc::ESTALE,
+            libc::ENOLCK,
+            libc::ENOMEM,
+            libc::ENOBUFS,
+        ]
+        .contains(&code);
+    }
+    matches!(
+        error.kind(),
+        ErrorKind::StorageFull
+            | ErrorKind::QuotaExceeded
+            | ErrorKind::ResourceBusy
+            | ErrorKind::WouldBlock
+            | ErrorKind::Interrupted
+            | ErrorKind::StaleNetworkFileHandle
+            | ErrorKind::OutOfMemory
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -49,6 +49,20 @@ impl Grouper {
         }
     }
 
+    /// A run stopped by a signal: an error of its own (`unnamed` is the
+    /// suite it goes in), so the run is never read as passed.
+    fn interrupted(&mut self, interrupted: bool, unnamed: &str) {
+        if !interrupted {
+            return;
+        }
+        let outcome = CiOutcome::Error {
+            message: "interrupted: a signal stopped the run before every count was made".into(),
+            details: String::new(),
+        };
+        let case = CiCase { name: "interrupted".into(), line: 0, seconds: 0.0, outcome, cause: None };
+        self.add(unnamed, u32::MAX, case);
+    }
+
     fn skipped(&mut self, skipped: &[SkippedCheck]) {
         for check in skipped {
             let outcome = CiOutcome::Skipped { message: check.reason.to_string() };
@@ -112,6 +126,7 @@ pub fn from_suite(report: &SuiteReport, skipped: &[SkippedCheck], built_in: bool
         grouper.add(&result.file, result.depth, suite_case(result));
     }
     grouper.errors(&report.errors, "suite");
+    grouper.interrupted(report.interrupted, "suite");
     grouper.skipped(skipped);
     CiRun {
         title: "perft suite".into(),
@@ -185,6 +200,7 @@ pub fn from_check(report: &CheckReport, skipped: &[SkippedCheck], built_in: bool
         grouper.add(&result.file, result.depth, check_case(report, index, &causes));
     }
     grouper.errors(&report.errors, &report.engine.name);
+    grouper.interrupted(report.interrupted, &report.engine.name);
     grouper.skipped(skipped);
     let causes = report
         .causes

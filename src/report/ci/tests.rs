@@ -56,7 +56,7 @@ fn junit_escapes_and_counts() {
 fn annotations_escape_properties_and_messages() {
     let run =
         run_of(vec![case("x:7 depth 2", 7, failed("50% off, said: no"))], Some("/ws/suites/a, b: c.epd"));
-    let lines = annotations(&run, Some("/ws/"));
+    let lines = annotations(&run, Some("/ws/"), None);
     assert_eq!(lines.len(), 1);
     let line = &lines[0];
     assert!(
@@ -72,7 +72,7 @@ fn annotations_escape_properties_and_messages() {
 #[test]
 fn built_in_suites_get_no_file_and_errors_without_line_no_line() {
     let run = run_of(vec![case("default.epd:3 depth 1", 3, failed("wrong"))], None);
-    let line = &annotations(&run, None)[0];
+    let line = &annotations(&run, None, None)[0];
     assert!(line.starts_with("::error title="), "{line}");
     let run = run_of(
         vec![case(
@@ -82,7 +82,7 @@ fn built_in_suites_get_no_file_and_errors_without_line_no_line() {
         )],
         Some("./x.epd"),
     );
-    let line = &annotations(&run, None)[0];
+    let line = &annotations(&run, None, None)[0];
     assert!(line.starts_with("::error file=x.epd,title="), "{line}");
 }
 
@@ -99,7 +99,7 @@ fn annotations_are_bounded_and_put_each_cause_example_first() {
         example: run.suites[0].cases[last].name.clone(),
         reproduce: None,
     });
-    let lines = annotations(&run, None);
+    let lines = annotations(&run, None, None);
     assert_eq!(lines.len(), MAX_ANNOTATIONS + 1);
     assert!(lines[0].contains(&format!("line={}", last + 1)), "{}", lines[0]);
     assert!(lines[1].contains("line=1,"), "{}", lines[1]);
@@ -126,4 +126,49 @@ fn step_summary_has_totals_causes_failures_and_the_slowest() {
     assert!(md.contains("1. en passant missing (1 wrong count; example `x:2 depth 1`)"), "{md}");
     assert!(md.contains("| `x:2 depth 1` | expected 3 \\| got 4 | 1 |"), "{md}");
     assert!(md.contains("**Slowest counts**"), "{md}");
+}
+
+#[test]
+fn annotation_paths_are_read_from_the_current_directory() {
+    let path = |given: &str, here: &str| {
+        let run = run_of(vec![case("x:3 depth 1", 3, failed("wrong"))], Some(given));
+        let line = annotations(&run, Some("/ws"), Some(std::path::Path::new(here))).remove(0);
+        line.strip_prefix("::error file=").unwrap().split(',').next().unwrap().to_string()
+    };
+    assert_eq!(path("tests/a.epd", "/ws"), "tests/a.epd");
+    assert_eq!(path("a.epd", "/ws/tests"), "tests/a.epd", "given from a subdirectory");
+    assert_eq!(path("../suites/a.epd", "/ws/engine"), "suites/a.epd");
+    assert_eq!(path("./a.epd", "/ws/t/./u"), "t/u/a.epd");
+    assert_eq!(path("/ws/t/a.epd", "/elsewhere"), "t/a.epd");
+    assert_eq!(path("/other/a.epd", "/ws"), "/other/a.epd", "outside the workspace: as given");
+}
+
+#[test]
+fn annotation_messages_cannot_carry_commands_or_escapes() {
+    let run = run_of(
+        vec![case("x:3 depth 1", 3, failed("said \u{1b}]8;;http://x\u{7}##[stop-commands]t\r::add-mask::s"))],
+        None,
+    );
+    let line = annotations(&run, None, None).remove(0);
+    assert!(
+        !line.contains("##[") && !line.contains('\u{1b}') && !line.contains('\u{7}') && !line.contains('\r'),
+        "{line}"
+    );
+    assert!(line.contains("\\x1b]8;;http"), "{line}");
+}
+
+#[test]
+fn one_error_said_at_every_count_is_one_annotation() {
+    let dead = || CiOutcome::Error {
+        message: "not asked: the engine is dead (see above)".into(),
+        details: String::new(),
+    };
+    let mut cases: Vec<CiCase> = (2..=50).map(|n| case(&format!("x:{n} depth 1"), n, dead())).collect();
+    cases.insert(
+        0,
+        case("x:1 depth 1", 1, CiOutcome::Error { message: "exited".into(), details: String::new() }),
+    );
+    let lines = annotations(&run_of(cases, Some("x.epd")), None, None);
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    assert!(lines[1].contains("(and the same at 48 more counts"), "{}", lines[1]);
 }

@@ -326,11 +326,11 @@ pub fn print_engine_errors(
         let error = first.error.as_deref().unwrap_or_default();
         let mut lines = error.lines();
         let place = location(&first.file, first.line);
-        writeln!(out, "ERROR {place}: depth {}: {}", first.depth, lines.next().unwrap_or(""))?;
+        writeln!(out, "ERROR {place}: depth {}: {}", first.depth, echo_safe(lines.next().unwrap_or("")))?;
         // The engine's last output, so logs show what it said.
         let rest: Vec<&str> = lines.collect();
         for line in &rest[rest.len().saturating_sub(ERROR_OUTPUT_LINES)..] {
-            writeln!(out, "    {line}")?;
+            writeln!(out, "    {}", echo_safe(line))?;
         }
         if verbose {
             for r in &members[1..] {
@@ -387,4 +387,36 @@ fn without_numbers(text: &str) -> String {
         }
     }
     out
+}
+
+/// Text from an engine or a suite made safe to print on a terminal or in
+/// a CI log: control characters (C0 but tab and line feed, DEL, C1) are
+/// escaped as `\xNN` (`\r` as `\r`), so none becomes a terminal escape, a
+/// bell or a line break a CI runner splits on; a line that would start a
+/// GitHub Actions workflow command (`::` after blanks) gets a `\` before
+/// it, and the runner's legacy form `##[`, matched anywhere in a line, is
+/// written `##\[`. Lines stay lines; nothing else changes.
+pub fn echo_safe(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => escaped.push(c),
+            '\r' => escaped.push_str("\\r"),
+            c if c.is_control() => escaped.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => escaped.push(c),
+        }
+    }
+    let escaped = escaped.replace("##[", "##\\[");
+    let lines: Vec<String> = escaped
+        .split('\n')
+        .map(|line| {
+            let rest = line.trim_start();
+            if rest.starts_with("::") {
+                format!("{}\\{rest}", &line[..line.len() - rest.len()])
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    lines.join("\n")
 }
