@@ -25,18 +25,20 @@
 //! ```
 //!
 //! `--start-delay MS` makes it build its tables for that long at every
-//! start, before it reads anything. Bugs: `--bug ep-pin` lists en-passant
+//! start, before it reads anything; `--fields 4` makes the console's `fen`
+//! want exactly four fields instead (an engine that refuses the counters). Bugs: `--bug ep-pin` lists en-passant
 //! captures that expose its king; `--bug leaf-ep-pin` counts them only in
 //! its count-only last ply (its move lists are right); `--bug ep` never
 //! generates en passant. With `DIALECT_ENGINE_LOG=FILE` it appends a line
-//! to FILE at each start.
+//! to FILE at each start (`start PID`) and one for each line it reads
+//! (`in LINE`).
 
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
 use perft::bisect::{fen_en_passant, pseudo_legal_moves};
 use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
-use perft::{CastlingRights, Move, MoveKind, Square};
+use perft::{CastlingRights, Move, MoveKind, PieceKind, Square};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -83,6 +85,9 @@ fn moves(position: &Position, bug: Bug) -> Vec<Move> {
         }
         _ => {}
     }
+    // After an illegal move its king may be en prise; like any engine, it
+    // never generates king captures.
+    list.retain(|m| board.piece_on(m.to()).is_none_or(|p| p.kind() != PieceKind::King));
     list
 }
 
@@ -160,6 +165,8 @@ fn apply_moves(position: &mut Position, moves: &[&str]) -> Result<(), String> {
 struct Engine {
     kind: Kind,
     bug: Bug,
+    /// The FEN fields its console's `fen` wants.
+    fields: usize,
     position: Position,
     /// The console switched to UCI mode.
     uci_mode: bool,
@@ -177,7 +184,7 @@ impl Engine {
             }
             (Kind::Console6, false, ["fen", fen @ ..]) => {
                 // Exactly six fields, as a `strings.Fields(...)[0:6]` parser.
-                match (fen.len() == 6).then(|| read_fen(&fen.join(" "), false)) {
+                match (fen.len() == self.fields).then(|| read_fen(&fen.join(" "), false)) {
                     Some(Ok(position)) => self.position = position,
                     _ => {
                         let _ = writeln!(out, "fen entered is not valid");
@@ -311,6 +318,7 @@ fn main() {
     let mut kind = None;
     let mut bug = Bug::None;
     let mut delay = 0u64;
+    let mut fields = 6;
     let mut rest = Vec::new();
     let mut words = args.iter();
     while let Some(word) = words.next() {
@@ -333,11 +341,13 @@ fn main() {
                 }
             }
             "--start-delay" => delay = words.next().and_then(|v| v.parse().ok()).expect("--start-delay MS"),
+            "--fields" => fields = words.next().and_then(|v| v.parse().ok()).expect("--fields 4|6"),
             _ => rest.push(word.clone()),
         }
     }
-    if let Some(log) = std::env::var_os("DIALECT_ENGINE_LOG") {
-        let mut file = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("the log file");
+    let mut log = std::env::var_os("DIALECT_ENGINE_LOG")
+        .map(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).expect("the log file"));
+    if let Some(file) = &mut log {
         let _ = writeln!(file, "start {}", std::process::id());
     }
     // Its tables, built at every start.
@@ -354,9 +364,12 @@ fn main() {
         );
         let _ = out.flush();
     }
-    let mut engine = Engine { kind, bug, position: Position::start(), uci_mode: false };
+    let mut engine = Engine { kind, bug, fields, position: Position::start(), uci_mode: false };
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
+        if let Some(file) = &mut log {
+            let _ = writeln!(file, "in {line}");
+        }
         if !engine.command(&line, &mut out) {
             break;
         }

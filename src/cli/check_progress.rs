@@ -16,8 +16,9 @@ use super::output;
 
 /// A check expected to take longer than this is told how to be shorter.
 const LONG: f64 = 600.0;
-/// The `--max-nodes` suggested for a long check.
-const SUGGESTED_MAX_NODES: u128 = 100_000;
+/// The `--max-nodes` values a long check may be told of, largest first:
+/// the largest that makes it short is suggested (else the smallest).
+const SUGGESTED_MAX_NODES: [u128; 4] = [1_000_000, 100_000, 10_000, 1_000];
 /// Progress lines on a stderr that is not a terminal, at least this far
 /// apart, and a quarter of the time elapsed once that is longer (a long
 /// run's log stays short).
@@ -59,14 +60,20 @@ pub fn print_estimate(
         return Ok(());
     }
     let mut shorter = Vec::new();
-    let cap = options.max_nodes.map_or(SUGGESTED_MAX_NODES, |m| m.min(SUGGESTED_MAX_NODES) / 10);
-    if cap >= 1000 {
-        let smaller = SuitePlan::new(files.to_vec(), SuiteOptions { max_nodes: Some(cap), ..options });
-        let smaller_seconds = estimate(smaller.planned(), costs) / jobs as f64;
+    let mut smaller = None;
+    for cap in SUGGESTED_MAX_NODES.into_iter().filter(|&cap| options.max_nodes.is_none_or(|m| cap < m)) {
+        let plan = SuitePlan::new(files.to_vec(), SuiteOptions { max_nodes: Some(cap), ..options });
+        let seconds = estimate(plan.planned(), costs) / jobs as f64;
+        smaller = Some((cap, plan.checks(), seconds));
+        if seconds < LONG {
+            break;
+        }
+    }
+    if let Some((cap, checks, seconds)) = smaller {
         shorter.push(format!(
             "--max-nodes {cap} ({}, {bound} {})",
-            output::plural(smaller.checks(), "count"),
-            output::human_duration(smaller_seconds)
+            output::plural(checks, "count"),
+            output::human_duration(seconds)
         ));
     }
     if jobs < output::cores() {

@@ -16,8 +16,13 @@ use regex::Regex;
 /// number, with thousands separators allowed):
 pub const DEFAULT_TOTAL_PATTERNS: &[&str] = &[
     // `Nodes searched: N` (Stockfish), `Nodes: N`, `nodes = N`, `Total: N`,
-    // `Total nodes: N`, `Perft total: N`, `Leaves: N`, `leaf nodes: N`.
-    r"(?:\bnodes(?:\s+searched)?|^\s*(?:perft\s+)?total(?:\s+(?:nodes|moves))?|\bleaves|\bleaf\s+nodes)\s*[:=]\s*NUM",
+    // `Total nodes: N`, `Perft total: N`, `Leaves: N`, `leaf nodes: N`,
+    // `Total leafs: N` (Cosette).
+    r"(?:\bnodes(?:\s+searched)?|^\s*(?:perft\s+)?total(?:\s+(?:nodes|moves|leafs))?|\bleaves|\bleafs|\bleaf\s+nodes)\s*[:=]\s*NUM",
+    // `Total nodes for depth (5) : N` (Pedantic).
+    r"^\s*total\s+nodes\s+for\s+depth\s*\(?\s*{depth}\s*\)?\s*[:=]\s*NUM",
+    // `validNodes    N` (Minic's log line).
+    r"\bvalidnodes\s+NUM",
     // `Moves       197,742` (a `Moves: 20` header is a count of moves).
     r"^\s*moves\s+NUM\s*$",
     // `total moves=N` (Crafty).
@@ -44,9 +49,7 @@ pub const DEFAULT_TOTAL_PATTERNS: &[&str] = &[
 /// groups of three.
 const NUM: &str = r"(\d{1,3}(?:[,'_]\d{3})+|\d+)";
 
-/// More divide lines than this in one answer is not a divide (no position
-/// has more than 682 legal moves); the lines are then ignored.
-pub(crate) const MAX_DIVIDE_LINES: usize = 1024;
+pub(crate) use super::MAX_DIVIDE_LINES;
 
 /// How to read one engine's answers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -283,9 +286,11 @@ impl AnswerReader {
         NUMBERS.find_iter(text).filter_map(|m| parse_count(m.as_str())).find(|&n| n == sum)
     }
 
-    /// The divide, if one was printed (and was not absurdly long).
-    pub(crate) fn finish(self) -> Option<Vec<(String, u128)>> {
-        self.divide.finish()
+    /// The divide, if one was printed (and was not absurdly long), and
+    /// how many lines read as divide lines.
+    pub(crate) fn finish(self) -> (Option<Vec<(String, u128)>>, usize) {
+        let lines = self.divide.lines;
+        (self.divide.finish(), lines)
     }
 }
 

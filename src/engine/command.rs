@@ -133,7 +133,10 @@ impl Engine for CommandEngine {
             output.push('\n');
         }
         match find_total(&total, &output).or(by_value) {
-            Some(nodes) => Ok(EngineRun { nodes, seconds, divide: reader.finish() }),
+            Some(nodes) => {
+                let (divide, divide_lines) = reader.finish();
+                Ok(EngineRun { nodes, seconds, divide, divide_lines })
+            }
             None => Err(EngineError::Unparsable {
                 what: match &self.format.total {
                     Some(pattern) => format!("--total-regex {pattern}"),

@@ -26,7 +26,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub use perft_harness::engine::{
-    Engine, EngineError, EnginePosition, EngineRun, MAX_ANSWER_BYTES, NO_OUTPUT,
+    Engine, EngineError, EnginePosition, EngineRun, MAX_ANSWER_BYTES, MAX_DIVIDE_LINES, NO_OUTPUT,
 };
 
 pub use answer::{AnswerFormat, PatternError, DEFAULT_TOTAL_PATTERNS};

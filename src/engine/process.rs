@@ -263,9 +263,6 @@ fn pump(mut source: impl Source, out: SyncSender<Event>, is_stdout: bool, done: 
         let mut buffer = [0u8; 8192];
         let mut line: Vec<u8> = Vec::new();
         let send = |line: &mut Vec<u8>| {
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
             let text = String::from_utf8_lossy(line).into_owned();
             line.clear();
             let event = if is_stdout { Event::Stdout(text) } else { Event::Stderr(text) };
@@ -273,6 +270,9 @@ fn pump(mut source: impl Source, out: SyncSender<Event>, is_stdout: bool, done: 
         };
         // Bytes of the current line dropped and not yet said.
         let mut dropped = 0usize;
+        // The last byte ended a line with `\r`: a `\n` right after it is
+        // the same line end (CR LF), not an empty line.
+        let mut after_cr = false;
         loop {
             if !readable(&source, &done) {
                 return;
@@ -281,7 +281,13 @@ fn pump(mut source: impl Source, out: SyncSender<Event>, is_stdout: bool, done: 
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     for &byte in &buffer[..n] {
-                        if byte == b'\n' {
+                        // Lines end at LF, CR LF, or a CR alone (old Mac
+                        // style, or a line rewritten in place).
+                        let crlf = std::mem::replace(&mut after_cr, byte == b'\r') && byte == b'\n';
+                        if crlf {
+                            continue;
+                        }
+                        if byte == b'\n' || byte == b'\r' {
                             dropped = 0;
                             if !send(&mut line) {
                                 return;

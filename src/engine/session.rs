@@ -24,8 +24,10 @@ pub(crate) struct Session {
     unknown_said: bool,
 }
 
-/// A divide as read: each move's count, in the order printed.
-pub(crate) type Divide = Vec<(String, u128)>;
+/// A divide as read: each move's count, in the order printed (if one was
+/// printed and was not absurdly long), and the lines that read as divide
+/// lines.
+pub(crate) type Divide = (Option<Vec<(String, u128)>>, usize);
 
 /// One question to an engine.
 pub(crate) struct Question {
@@ -249,7 +251,7 @@ impl Session {
         mut reader: AnswerReader,
         deadline: Instant,
         timeout: Duration,
-    ) -> Result<(u128, Option<Divide>), EngineError> {
+    ) -> Result<(u128, Divide), EngineError> {
         let mut state = AnswerState { latest: None, ready: false, heard: false, settle_until: None };
         loop {
             // The earliest of the deadline, the patience after the last

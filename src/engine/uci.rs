@@ -208,9 +208,10 @@ impl Engine for UciEngine {
         if question.ending == Ending::ReadyOk {
             self.session.send("isready")?;
         }
-        let (nodes, divide) = self.session.read_answer(&question, reader, start + timeout, timeout)?;
+        let (nodes, (divide, divide_lines)) =
+            self.session.read_answer(&question, reader, start + timeout, timeout)?;
         self.answered = true;
-        Ok(EngineRun { nodes, seconds: start.elapsed().as_secs_f64(), divide })
+        Ok(EngineRun { nodes, seconds: start.elapsed().as_secs_f64(), divide, divide_lines })
     }
 
     fn give_positions_as_fens(&mut self) -> bool {

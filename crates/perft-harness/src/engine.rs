@@ -12,6 +12,11 @@ use crate::board::Board;
 /// answer, in bytes.
 pub const MAX_ANSWER_BYTES: usize = 16 << 20;
 
+/// More divide lines than this in one answer is not a divide (no position
+/// has more than 218 legal moves, nor the 682 a board of queens would
+/// give): such an answer's divide is not read.
+pub const MAX_DIVIDE_LINES: usize = 1024;
+
 /// What an engine's output is said to be when it printed nothing.
 pub const NO_OUTPUT: &str = "(no output)";
 
@@ -55,6 +60,9 @@ pub struct EngineRun {
     pub seconds: f64,
     /// Per-move counts, when the engine printed them (`move: count` lines).
     pub divide: Option<Vec<(String, u128)>>,
+    /// Lines that read as divide lines; more than [`MAX_DIVIDE_LINES`]
+    /// is not a divide (and `divide` is `None`).
+    pub divide_lines: usize,
 }
 
 /// Why an engine call failed.

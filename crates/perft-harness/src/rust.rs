@@ -134,9 +134,12 @@ impl<G: MoveGenerator + Send> Engine for InProcess<'_, G> {
         }
         let start = Instant::now();
         match catch_unwind(AssertUnwindSafe(|| self.divide(position, depth))) {
-            Ok(Ok((nodes, divide))) => {
-                Ok(EngineRun { nodes, seconds: start.elapsed().as_secs_f64(), divide: Some(divide) })
-            }
+            Ok(Ok((nodes, divide))) => Ok(EngineRun {
+                nodes,
+                seconds: start.elapsed().as_secs_f64(),
+                divide_lines: divide.len(),
+                divide: Some(divide),
+            }),
             Ok(Err(error)) => Err(error),
             Err(payload) => Err(EngineError::Exited {
                 status: format!("panicked: {}", panic_message(payload.as_ref())),

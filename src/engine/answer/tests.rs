@@ -78,6 +78,9 @@ fn totals_in_the_forms_engines_print() {
         ("Perft Complete : 4865609 nodes visited in 12ms", 4_865_609),
         ("total moves=4865609  time=0.1", 4_865_609),
         ("5:\t12\t4865609", 4_865_609),
+        ("Total leafs: 4865609", 4_865_609),
+        ("Total nodes for depth (5) : 4865609", 4_865_609),
+        ("info string Info  2026-12-01 10:00:00-000: validNodes    4865609", 4_865_609),
         ("nodes: 4865609 nps: 4000", 4_865_609),
         ("Nodes: 4'865'609", 4_865_609),
     ] {
@@ -133,7 +136,7 @@ fn a_divide_per_depth_keeps_the_last() {
     for line in ["e2e4: 1", "d2d4: 1", "Nodes: 2", "e2e4: 20", "d2d4: 20"] {
         reader.line(line);
     }
-    assert_eq!(reader.finish(), Some(vec![("e2e4".into(), 20), ("d2d4".into(), 20)]));
+    assert_eq!(reader.finish().0, Some(vec![("e2e4".into(), 20), ("d2d4".into(), 20)]));
 }
 
 #[test]
@@ -196,14 +199,51 @@ fn a_uci_divide_of_currmove_lines_and_info_strings_are_read() {
         }
     }
     assert_eq!(total, Some(40));
-    assert_eq!(reader.finish(), Some(vec![("e2e4".into(), 20), ("d2d4".into(), 20)]));
+    assert_eq!(reader.finish().0, Some(vec![("e2e4".into(), 20), ("d2d4".into(), 20)]));
     let mut reader = default.reader(1).unwrap();
     assert_eq!(reader.line("info string e2e4: 1"), Said::Nothing);
     assert_eq!(reader.line("info string Nodes searched: 1"), Said::Total(1));
-    assert_eq!(reader.finish(), Some(vec![("e2e4".into(), 1)]));
+    assert_eq!(reader.finish().0, Some(vec![("e2e4".into(), 1)]));
     // A search's currmove line (with a score) is still a search.
     assert!(matches!(
         default.reader(1).unwrap().line("info depth 1 currmove e2e4 score cp 3 nodes 20"),
         Said::Search(_)
     ));
+}
+
+#[test]
+fn divide_lines_of_real_engines_are_read() {
+    // Berserk (padded), RubiChess, Serendipity, Lynx, Pedantic,
+    // dragontoothmg, Carp.
+    for line in [
+        " e2e4: 20",
+        "e2e4 : 20",
+        "e2e4:\t20",
+        "e2e4\t\t20",
+        "e2e4 : 20 : \"fen\"",
+        "e2e4   =       20",
+        "e2e4 -- 20 nodes in 1.2ms",
+    ] {
+        assert_eq!(parse_divide_line(line), Some(("e2e4".into(), 20)), "{line:?}");
+    }
+}
+
+#[test]
+fn lines_that_reject_a_position_are_told_from_answers() {
+    for line in [
+        "fen entered is not valid",
+        "Invalid fen!",
+        "info string failed to parse FEN: expected halfmove clock part",
+        "info string Engine failed to load position.",
+        "Error: illegal position",
+    ] {
+        assert!(is_rejection(line), "{line:?}");
+    }
+    for line in
+        ["e2e4: 20", "Nodes searched: 20", "info depth 1 score cp 3 pv e2e4", "Position key: 1234", "readyok"]
+    {
+        assert!(!is_rejection(line), "{line:?}");
+    }
+    let mut reader = AnswerFormat::default().reader(1).unwrap();
+    assert_eq!(reader.line("fen entered is not valid"), Said::Rejected("fen entered is not valid".into()));
 }

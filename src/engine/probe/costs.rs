@@ -47,18 +47,20 @@ impl Costs {
 
 /// Times the engine `spec` describes: a count of the start position at
 /// depth 1 twice (the first pays the start-up), then larger counts while
-/// each takes under [`SAMPLE_ENOUGH`]. `None` if a count fails.
+/// each takes under [`SAMPLE_ENOUGH`]. `None` if a small count fails.
 pub(super) fn measure(spec: &EngineSpec, options: &ProbeOptions) -> Option<Costs> {
     let engine_options =
         EngineOptions { stop: options.stop, handshake: options.start, ..EngineOptions::default() };
     let mut engine = concrete_engine(spec, "probe", &engine_options);
     let timeout = options.wait + options.start;
-    // A count: whether it was right, its nodes, its seconds.
+    // A count: whether it answered (right or not: a buggy engine's speed
+    // is its speed), the nodes it counted (ours if it did not answer), its
+    // seconds.
     let mut time = |depth: u32, timeout: Duration| {
         let expect = expected(STARTPOS_FEN, &[], depth);
         let began = Instant::now();
-        let right = engine.perft(&expect.position, depth, timeout).is_ok_and(|run| run.nodes == expect.nodes);
-        (right, expect.nodes, began.elapsed().as_secs_f64())
+        let nodes = engine.perft(&expect.position, depth, timeout).map(|run| run.nodes);
+        (nodes.is_ok(), nodes.unwrap_or(expect.nodes), began.elapsed().as_secs_f64())
     };
     let (true, _, first) = time(1, timeout) else { return None };
     let (true, _, per_count) = time(1, timeout) else { return None };
@@ -68,8 +70,8 @@ pub(super) fn measure(spec: &EngineSpec, options: &ProbeOptions) -> Option<Costs
     // A sample may take the wait beyond what a small count takes.
     let limit = options.wait + Duration::from_secs_f64(per_count);
     for depth in 3..=SAMPLE_DEPTH {
-        let (right, nodes, seconds) = time(depth, limit);
-        if !right {
+        let (answered, nodes, seconds) = time(depth, limit);
+        if !answered {
             if seconds >= limit.as_secs_f64() {
                 // Past the wait: at most this fast.
                 costs.nps = Some(nodes as f64 / options.wait.as_secs_f64());

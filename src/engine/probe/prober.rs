@@ -373,7 +373,7 @@ pub(super) fn last_line(output: &str) -> String {
     }
     let says = |line: &&str| {
         let text = line.strip_prefix("(stderr) ").unwrap_or(line).trim();
-        !text.is_empty() && !(text.starts_with("note: ") && text.contains("RUST_BACKTRACE"))
+        !(text.is_empty() || (text.starts_with("note: ") && text.contains("RUST_BACKTRACE")))
     };
     match output.lines().rev().find(says) {
         Some(line) if line != crate::engine::NO_OUTPUT => {

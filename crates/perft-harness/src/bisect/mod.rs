@@ -132,6 +132,10 @@ pub struct Bisection {
     /// asked again with the positions reached as FENs.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub asked_by_fen: bool,
+    /// The most lines that read as a divide in one of its answers, when
+    /// that was more than any position has moves (so not read as one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oversized_divide: Option<usize>,
 }
 
 impl Bisection {
@@ -243,16 +247,24 @@ struct Walk<'a, 'b> {
     timeout: Duration,
     on_step: &'a mut dyn FnMut(&BisectStep),
     steps: Vec<BisectStep>,
+    /// The longest oversized divide met (see [`Bisection::oversized_divide`]).
+    oversized: Option<usize>,
 }
 
 impl Walk<'_, '_> {
     fn ask(&mut self, path: &[String], depth: u32) -> Result<EngineRun, BisectError> {
         let first = self.steps.is_empty() && path.is_empty() && depth == self.target.depth;
-        self.engine.perft(&position(self.target.start, path), depth, self.timeout).map_err(|e| match e {
-            EngineError::Interrupted => BisectError::Interrupted,
-            e if first => BisectError::FirstQuestion(e),
-            e => BisectError::Engine(e),
-        })
+        let run = self.engine.perft(&position(self.target.start, path), depth, self.timeout).map_err(
+            |e| match e {
+                EngineError::Interrupted => BisectError::Interrupted,
+                e if first => BisectError::FirstQuestion(e),
+                e => BisectError::Engine(e),
+            },
+        )?;
+        if run.divide.is_none() && run.divide_lines > crate::engine::MAX_DIVIDE_LINES {
+            self.oversized = self.oversized.max(Some(run.divide_lines));
+        }
+        Ok(run)
     }
 
     fn push(&mut self, step: BisectStep) {
@@ -301,6 +313,7 @@ impl Walk<'_, '_> {
             divide_sum: finding.divide_sum,
             steps: std::mem::take(&mut self.steps),
             asked_by_fen: false,
+            oversized_divide: self.oversized,
         }
     }
 }
@@ -364,7 +377,7 @@ fn descend(
     stop: Option<&AtomicBool>,
     on_step: &mut dyn FnMut(&BisectStep),
 ) -> Result<Bisection, BisectError> {
-    let mut walk = Walk { engine, target, timeout, on_step, steps: Vec::new() };
+    let mut walk = Walk { engine, target, timeout, on_step, steps: Vec::new(), oversized: None };
     let mut at = Node {
         // A clone, not a fork: the moves that led to `board` are kept, so
         // the FEN of a node keeps an en-passant square made by the last.

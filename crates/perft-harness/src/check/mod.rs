@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::bisect::{bisect, Bisection, Tag, Target, Why};
 use crate::board::Board;
 use crate::counting::{perft_with, CountOptions, Mode};
-use crate::engine::{Engine, EngineError, EnginePosition};
+use crate::engine::{Engine, EngineError, EnginePosition, EngineRun};
 
 /// One check a plan will make: a position at a depth.
 #[derive(Clone, Debug)]
@@ -335,30 +335,7 @@ fn ask(
     let began = Instant::now();
     let answer = engine.perft(&position, item.depth, options.timeout);
     let seconds = began.elapsed().as_secs_f64();
-    let answer = match answer {
-        Ok(run) => {
-            if chess960 {
-                lock(&shared.chess960).answered += 1;
-            }
-            Ok(run)
-        }
-        // Stopped by a signal: not the engine's fault, not a result.
-        Err(EngineError::Interrupted) => return None,
-        Err(EngineError::Unsupported(what)) => {
-            unsupported(shared, index, what);
-            return None;
-        }
-        Err(error) => {
-            if !record_failure(shared, &error) {
-                // Given up by another job meanwhile: an error like the rest.
-                return None;
-            }
-            if chess960 {
-                chess960_error(shared, index, &error);
-            }
-            Err(error.to_string())
-        }
-    };
+    let answer = recorded(shared, index, answer)?;
     // Our count only once the engine's answer is worth recording.
     let (expected, expected_from) = match item.expected {
         Some(n) => (n, ExpectedFrom::File),
@@ -419,6 +396,40 @@ fn ask(
         Err(e) => result.bisection_error = Some(e.to_string()),
     }
     Some(result)
+}
+
+/// The engine's answer to the check at `index` as it is recorded: its
+/// run, or its error in words; `None` when there is nothing to record
+/// (stopped by a signal, a position it cannot count, the engine given up
+/// by another job meanwhile). Its Chess960 record is kept up to date.
+fn recorded(
+    shared: &Shared,
+    index: usize,
+    answer: Result<EngineRun, EngineError>,
+) -> Option<Result<EngineRun, String>> {
+    let chess960 = shared.plan[index].board.is_chess960();
+    match answer {
+        Ok(run) => {
+            if chess960 {
+                lock(&shared.chess960).answered += 1;
+            }
+            Some(Ok(run))
+        }
+        Err(EngineError::Interrupted) => None,
+        Err(EngineError::Unsupported(what)) => {
+            unsupported(shared, index, what);
+            None
+        }
+        Err(error) => {
+            if !record_failure(shared, &error) {
+                return None;
+            }
+            if chess960 {
+                chess960_error(shared, index, &error);
+            }
+            Some(Err(error.to_string()))
+        }
+    }
 }
 
 /// Records that the engine cannot count the check at `index` (`what`: why).

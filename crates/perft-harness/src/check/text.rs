@@ -159,6 +159,13 @@ pub fn describe(out: &mut dyn Write, bisection: &Bisection) -> std::io::Result<(
         writeln!(out, "  after {} (depth {} from there)", bisection.path.join(" "), bisection.depth)?;
     }
     writeln!(out, "  position: {}", bisection.fen)?;
+    if let Some(lines) = bisection.oversized_divide {
+        writeln!(
+            out,
+            "  note: an answer of it had {lines} lines that read as a divide, more than any position has \
+             moves (a divide of every depth, or of every node?), so its move lists were not read from them"
+        )?;
+    }
     if bisection.asked_by_fen {
         writeln!(
             out,
