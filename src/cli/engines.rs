@@ -74,8 +74,10 @@ pub fn resolve(
     let options =
         ProbeOptions { wait: probing.wait, start: probing.start, stop: Some(&INTERRUPTED), measure: true };
     let found = probe(&spec, &options);
-    for tried in &found.tries {
-        writeln!(out, "  {}: {}", tried.what, tried.outcome)?;
+    // Tries in a row that came to the same are one line.
+    for run in found.tries.chunk_by(|a, b| a.outcome == b.outcome) {
+        let what: Vec<&str> = run.iter().map(|t| t.what.as_str()).collect();
+        writeln!(out, "  {}: {}", what.join(", "), run[0].outcome)?;
     }
     if super::interrupted() {
         bail!("interrupted while probing {name}");

@@ -12,7 +12,7 @@ pub const PLACEHOLDERS: [&str; 4] = ["{depth}", "{fen}", "{moves}", "{chess960}"
 pub enum FenFields {
     /// All six: an EPD's four completed with `0 1` (a FEN that has its
     /// counters keeps them). Engines whose parser wants six fields (many
-    /// do) read these, and so does every other [default].
+    /// do) read these, and so does every other (the default).
     #[default]
     Six,
     /// The first four (EPD's form), for an engine that rejects counters

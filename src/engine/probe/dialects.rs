@@ -25,9 +25,12 @@ enum Started {
 }
 
 impl Prober {
-    /// The steps in order; the first that counts wins, named.
+    /// The steps in order; the first that counts wins, named. Command
+    /// lines come last for a program that did not exit at once: one that
+    /// runs a count of its own when started alone, and never reads its
+    /// input, is found there.
     pub(super) fn find(&mut self) -> Option<(String, Found)> {
-        match self.first_start()? {
+        let console = match self.first_start()? {
             Started::Uci => {
                 if let Some(found) = self.uci_dialects() {
                     return Some(("UCI".into(), found));
@@ -36,31 +39,26 @@ impl Prober {
                 // and never sent `uci`.
                 self.uci = false;
                 self.session.restart();
-                if self.start_program(false).is_err() {
-                    return None;
-                }
-                self.console_dialects().map(|f| ("console, started again without `uci`".into(), f))
+                self.start_program(false)
+                    .is_ok()
+                    .then(|| self.console_dialects())
+                    .flatten()
+                    .map(|f| ("console, started again without `uci`".into(), f))
             }
             Started::Console => self.console_dialects().map(|f| ("console".into(), f)),
-            Started::ExitedAtOnce => self.command_lines().map(|f| ("command lines".into(), f)),
-            Started::ExitedOnUci { read_it } => {
-                // One that quits on a command it does not know (it said so:
-                // it reads its input), or a program that wants its work on
-                // its command line.
-                if read_it {
-                    if let Some(found) = self.console_dialects() {
-                        return Some(("console".into(), found));
-                    }
-                }
+            Started::ExitedAtOnce => None,
+            // One that quits on a command it does not know (it said so: it
+            // reads its input); else a program that wants its work on its
+            // command line, tried there first.
+            Started::ExitedOnUci { read_it: true } => self.console_dialects().map(|f| ("console".into(), f)),
+            Started::ExitedOnUci { read_it: false } => {
                 if let Some(found) = self.command_lines() {
                     return Some(("command lines".into(), found));
                 }
-                if read_it {
-                    return None;
-                }
-                self.console_dialects().map(|f| ("console".into(), f))
+                return self.console_dialects().map(|f| ("console".into(), f));
             }
-        }
+        };
+        console.or_else(|| self.command_lines().map(|f| ("command lines".into(), f)))
     }
 
     /// Starts the program the first time, and says how it took it.
