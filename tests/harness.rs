@@ -113,12 +113,13 @@ fn bench_reports_statistics_and_verifies_counts() {
 
 #[test]
 fn compare_against_stockfish_and_preset_formats() {
+    let Some(stockfish) = common::stockfish() else { return };
     let dir = tempfile::tempdir().unwrap();
     let set = positions(dir.path());
     let report = dir.path().join("compare.json");
     let output = perft()
         .args(["compare", "--repeat", "2", "--engine"])
-        .arg(format!("stockfish=uci:{}", common::stockfish_path()))
+        .arg(format!("stockfish=uci:{stockfish}"))
         .arg("--engine")
         .arg(format!("q=qperft:{}", fake("cmd-fake.sh")))
         .arg("--engine")
@@ -174,6 +175,7 @@ fn compare_against_stockfish_and_preset_formats() {
 
 #[test]
 fn compare_reports_each_faulty_engine_and_loses_nothing_else() {
+    let Some(stockfish) = common::stockfish() else { return };
     let dir = tempfile::tempdir().unwrap();
     let set = positions(dir.path());
     let report = dir.path().join("compare.json");
@@ -188,7 +190,7 @@ fn compare_reports_each_faulty_engine_and_loses_nothing_else() {
     }
     cmd.arg("--engine")
         .arg(format!("crashcmd=qperft:env FAKE_MODE=crash {} {{depth}} {{fen}}", fake("cmd-fake.sh")));
-    cmd.arg("--engine").arg(format!("stockfish=uci:{}", common::stockfish_path()));
+    cmd.arg("--engine").arg(format!("stockfish=uci:{stockfish}"));
     cmd.arg("--engine").arg("missing=uci:/nonexistent/engine");
     let output = cmd.output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -459,12 +461,13 @@ fn diff_refuses_different_suites_and_compares_compare_reports() {
 
 #[test]
 fn compare_reports_per_engine_totals() {
+    let Some(stockfish) = common::stockfish() else { return };
     let dir = tempfile::tempdir().unwrap();
     let set = positions(dir.path());
     let report = dir.path().join("compare.json");
     let output = perft()
         .args(["compare", "--repeat", "1", "--engine"])
-        .arg(format!("stockfish=uci:{}", common::stockfish_path()))
+        .arg(format!("stockfish=uci:{stockfish}"))
         .arg("--positions")
         .arg(&set)
         .arg("--json")
