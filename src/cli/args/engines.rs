@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{depth_parser, CiArgs, PositionArgs, SelectionArgs};
+use super::{depth_parser, CiArgs, HashSize, PositionArgs, SelectionArgs};
 
 /// The engine specs, for the help of every command that drives engines.
 macro_rules! engine_specs {
@@ -113,6 +113,12 @@ pub struct CompareArgs {
     /// option).
     #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
     pub threads: usize,
+    /// This program's hash table: 0 (none, the default, so that it races
+    /// like for like with engines whose perft has none), a size in MB, or
+    /// `auto` (as `perft run` sizes it). A table is marked in the tables,
+    /// the report and the charts.
+    #[arg(long, value_name = "MB|auto", default_value = "0")]
+    pub hash: HashSize,
     /// Write a JSON report to FILE (`-` for stdout); without FILE, to
     /// results/compare-<timestamp>.json (`$PERFT_RESULTS` instead of results/).
     /// Reports are written only when asked (`bench` always writes one).
