@@ -218,8 +218,8 @@ fn different_faults_are_different_causes() {
     assert_eq!(causes.len(), 2, "{out}");
     assert!(
         causes[0].starts_with(
-            "CAUSE 1 of 2: promotion to a knight, promotion to a bishop, promotion to a rook missing: \
-             2 wrong counts at 1 position"
+            "CAUSE 1 of 2: promotion to a knight, promotion to a bishop, promotion to a rook missing (only \
+             promotions to a queen: no underpromotions): 2 wrong counts at 1 position"
         ),
         "{out}"
     );

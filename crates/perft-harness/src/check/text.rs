@@ -41,13 +41,16 @@ pub fn location(file: &str, line: usize) -> String {
 fn by_reason(moves: &[NamedMove]) -> String {
     let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
     for named in moves {
-        let reason = match (named.why, named.attackers.is_empty()) {
+        let mut reason = match (named.why, named.attackers.is_empty()) {
             (Some(why), false) if why != Why::NotPseudoLegal => {
                 format!("{why}: {}", named.attackers.join(", "))
             }
             (Some(why), _) => why.to_string(),
             (None, _) => named.class.to_string(),
         };
+        if let Some(detail) = &named.detail {
+            reason = format!("{reason}; {detail}");
+        }
         match groups.iter_mut().find(|(r, _)| *r == reason) {
             Some((_, group)) => group.push(&named.uci),
             None => groups.push((reason, vec![&named.uci])),
