@@ -407,6 +407,14 @@ fn report_renders_charts() {
     let out = perft().arg("report").arg(&compare).arg(&suite).arg("--out").arg(&html).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("a suite report; skipped"));
+    // perft's own merge report (as results/ holds in a fresh clone) is
+    // named as such, not as a kind perft does not know.
+    let merge = dir.path().join("merge.json");
+    std::fs::write(&merge, r#"{"kind": "merge", "nodes": 20}"#).unwrap();
+    let out = perft().arg("report").arg(&compare).arg(&merge).arg("--out").arg(&html).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("merge.json: a merge report; skipped"), "{stdout}");
     // Nothing chartable at all is an error.
     let out = perft().arg("report").arg(&suite).arg("--out").arg(&html).output().unwrap();
     assert_eq!(out.status.code(), Some(2));

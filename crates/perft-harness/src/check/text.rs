@@ -26,13 +26,15 @@ pub fn plural(count: usize, noun: &str) -> String {
     }
 }
 
-/// `file:line` for messages; lines of the bundled suites are named
-/// `default.epd:121 (built in)`.
+/// `file:line` for messages (the file alone for line 0: the file as a
+/// whole); lines of the bundled suites are named `default.epd:121 (built
+/// in)`.
 pub fn location(file: &str, line: usize) -> String {
+    let at = if line == 0 { file.to_string() } else { format!("{file}:{line}") };
     if is_bundled(file) {
-        format!("{file}:{line} (built in)")
+        format!("{at} (built in)")
     } else {
-        format!("{file}:{line}")
+        at
     }
 }
 
