@@ -31,6 +31,16 @@ fn main() {
         run(&rustc, &["--version"]).unwrap_or_else(|| "unknown".into())
     );
     println!("cargo:rustc-env=PERFT_BUILD_PROFILE={}", std::env::var("PROFILE").unwrap_or_default());
+    // An optimised build's last step, perft's own crates, runs for minutes
+    // on a small machine and cargo prints nothing meanwhile: say so first.
+    println!("cargo:rerun-if-env-changed=PERFT_QUIET_BUILD");
+    let optimised = std::env::var("OPT_LEVEL").is_ok_and(|level| level == "3");
+    if optimised && std::env::var_os("PERFT_QUIET_BUILD").is_none() {
+        println!(
+            "cargo:warning=optimised build: perft's own crates come last and take a few minutes on 2 cores, \
+             printing nothing meanwhile (README.md#install has the times; PERFT_QUIET_BUILD=1 hides this)"
+        );
+    }
     println!(
         "cargo:rustc-env=PERFT_TARGET_FEATURES={}",
         std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default()

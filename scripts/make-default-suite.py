@@ -2,8 +2,9 @@
 """Builds positions/default.epd, the suite `perft suite` runs when given no
 files, from the public suites bundled in positions/ (see positions/README.md).
 
-The selection covers castling (standard and Chess960), en passant (including
-the discovered-check cases), promotions, checks, double checks and pins, and
+The selection covers castling (standard and Chess960, and rights lost to a
+capture), en passant (including the discovered-check cases), promotions,
+checks, double checks and pins, and
 keeps only counts up to a per-source cap so the whole suite runs in seconds.
 Every position passes strict validation. Run from the repository root:
 
@@ -52,6 +53,10 @@ SOURCES = [
      {121, 127, 133, 139, 145, 151, 157, 163, 169, 180, 199}),
     ("tricky-python-chess.perft", read_perft, lambda i: True, 5_000_000,
      {104, 110, 116, 122, 128, 134, 144}),
+    # Made for this suite (counts from Stockfish): a castling right lost to
+    # a capture on its rook's square, caught at depth 2 (a few hundred
+    # nodes), so `check --max-nodes 1000` already finds that bug.
+    ("castling-rights.epd", read_epd, lambda i: True, 50_000, set()),
 ]
 
 def main():

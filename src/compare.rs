@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::bench::{stats, BenchPosition};
 use crate::board::STARTPOS_FEN;
 use crate::engine::{Engine, EngineError, EnginePosition};
-use crate::report::{CompareEngine, CompareResult, EngineSummary};
+use crate::report::{CompareEngine, CompareResult, EngineSummary, OtherRatio};
 
 /// Runs of a depth-1 count used to measure an engine's start-up time.
 const STARTUP_RUNS: usize = 3;
@@ -20,10 +20,27 @@ pub struct Entrant {
     pub engine: Box<dyn Engine>,
     /// How it is run, for the report.
     pub spec: String,
+    /// How it counts, as far as known, in words (`bulk counting, 1 thread,
+    /// no hash table`).
+    pub run_as: String,
+    /// It counts with a hash table where the others may have none: its
+    /// speed is marked as not like for like.
+    pub hashed: bool,
 }
 
 /// What happened, for progress display.
 pub enum CompareEvent<'a> {
+    /// A timed run starts.
+    Starting {
+        /// Round, from 0.
+        round: usize,
+        /// The engine.
+        engine: &'a str,
+        /// The position's name.
+        position: &'a str,
+        /// Plies.
+        depth: u32,
+    },
     /// An engine's start-up time was measured (or it failed to start).
     Startup {
         /// The engine.
@@ -137,6 +154,8 @@ fn start_up(entrant: &mut Entrant, timeout: Duration, progress: &dyn Fn(CompareE
     CompareEngine {
         name,
         spec: entrant.spec.clone(),
+        run_as: entrant.run_as.clone(),
+        hashed: entrant.hashed,
         startup_seconds: startup,
         errors: error.map(|e| format!("failed to start: {e}")).into_iter().collect(),
     }
@@ -160,6 +179,8 @@ fn race(
                 if !racer.started || racer.cells[p].unsupported || stopped() {
                     continue;
                 }
+                let (engine, depth) = (&racer.report.name, position.depth);
+                progress(CompareEvent::Starting { round, engine, position: &position.id, depth });
                 let cell = &mut racer.cells[p];
                 let result = racer.entrant.engine.perft(&engine_position, position.depth, rules.timeout);
                 let event = match result {
@@ -190,8 +211,39 @@ fn race(
 
 /// One result per engine and position: timed where the counts agree and
 /// the run is long enough to time, else why not; speeds relative to ours
-/// (the first engine).
+/// (the first engine), or where ours was not timed, to the first engine
+/// that was ([`with_other_ratios`]).
 fn judge(racers: &[Racer], positions: &[BenchPosition]) -> Vec<CompareResult> {
+    let mut results = judge_each(racers, positions);
+    with_other_ratios(&mut results);
+    results
+}
+
+/// Where ours has no speed on a position (too fast to time, say), each
+/// engine's speed there divided by that of the first engine timed there,
+/// so the others can still be compared with each other.
+fn with_other_ratios(results: &mut [CompareResult]) {
+    let positions: Vec<String> = results.iter().map(|r| r.position.clone()).collect();
+    for position in positions.iter() {
+        let here = |r: &CompareResult| &r.position == position;
+        if results.iter().filter(|r| here(r)).any(|r| r.ratio_to_ours.is_some()) {
+            continue;
+        }
+        let Some((reference, speed)) =
+            results.iter().filter(|r| here(r)).find_map(|r| Some((r.engine.clone(), r.nodes_per_second?)))
+        else {
+            continue;
+        };
+        for r in results.iter_mut().filter(|r| &r.position == position) {
+            r.ratio_to_other = r
+                .nodes_per_second
+                .map(|theirs| OtherRatio { engine: reference.clone(), ratio: theirs / speed });
+        }
+    }
+}
+
+/// [`judge`] without the ratios to other engines.
+fn judge_each(racers: &[Racer], positions: &[BenchPosition]) -> Vec<CompareResult> {
     let mut results = Vec::new();
     let mut our_speed = vec![None; positions.len()];
     for (e, racer) in racers.iter().enumerate() {
@@ -236,6 +288,7 @@ fn judge(racers: &[Racer], positions: &[BenchPosition]) -> Vec<CompareResult> {
                 seconds,
                 nodes_per_second: speed,
                 ratio_to_ours: speed.zip(our_speed[p]).map(|(theirs, ours)| theirs / ours),
+                ratio_to_other: None,
                 problem,
             });
         }
@@ -267,4 +320,49 @@ pub fn summarize(engines: &[CompareEngine], results: &[CompareResult]) -> Vec<En
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Timings;
+
+    fn result(engine: &str, position: &str, speed: Option<f64>, ours: Option<f64>) -> CompareResult {
+        CompareResult {
+            engine: engine.into(),
+            position: position.into(),
+            nodes: Some(100),
+            agrees: true,
+            samples: vec![0.1],
+            seconds: Timings { min: 0.1, median: 0.1, max: 0.1 },
+            nodes_per_second: speed,
+            ratio_to_ours: ours,
+            ratio_to_other: None,
+            problem: None,
+        }
+    }
+
+    #[test]
+    fn where_ours_is_not_timed_the_others_are_given_ratios_to_the_first_timed() {
+        let mut results = vec![
+            result("perft", "a", Some(10.0), Some(1.0)),
+            result("perft", "b", None, None),
+            result("sf", "a", Some(5.0), Some(0.5)),
+            result("sf", "b", None, None),
+            result("slow", "a", Some(1.0), Some(0.1)),
+            result("slow", "b", Some(2.0), None),
+            result("slower", "b", Some(1.0), None),
+        ];
+        with_other_ratios(&mut results);
+        // Position a has ours: nothing added.
+        assert!(results.iter().filter(|r| r.position == "a").all(|r| r.ratio_to_other.is_none()));
+        let ratio = |engine: &str| {
+            let r = results.iter().find(|r| r.engine == engine && r.position == "b").unwrap();
+            r.ratio_to_other.as_ref().map(|o| (o.engine.as_str(), o.ratio))
+        };
+        assert_eq!(ratio("perft"), None);
+        assert_eq!(ratio("sf"), None);
+        assert_eq!(ratio("slow"), Some(("slow", 1.0)));
+        assert_eq!(ratio("slower"), Some(("slow", 0.5)));
+    }
 }

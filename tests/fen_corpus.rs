@@ -154,7 +154,7 @@ fn every_entry_gets_a_one_line_error_or_a_count_from_the_cli() {
             }
             assert_eq!(output.status.code(), Some(2), "{fen:?} (relaxed {relaxed}): {stdout}{stderr}");
             assert_eq!(stderr.trim_end().lines().count(), 1, "{fen:?}: {stderr}");
-            assert!(stderr.starts_with("Error: "), "{fen:?}: {stderr}");
+            assert!(stderr.starts_with("error: "), "{fen:?}: {stderr}");
             let named = match &decision {
                 Decision::Syntax(field) => match field.as_str() {
                     "empty" => "empty".to_string(),

@@ -113,12 +113,13 @@ fn bench_reports_statistics_and_verifies_counts() {
 
 #[test]
 fn compare_against_stockfish_and_preset_formats() {
+    let Some(stockfish) = common::stockfish() else { return };
     let dir = tempfile::tempdir().unwrap();
     let set = positions(dir.path());
     let report = dir.path().join("compare.json");
     let output = perft()
         .args(["compare", "--repeat", "2", "--engine"])
-        .arg(format!("stockfish=uci:{}", common::stockfish_path()))
+        .arg(format!("stockfish=uci:{stockfish}"))
         .arg("--engine")
         .arg(format!("q=qperft:{}", fake("cmd-fake.sh")))
         .arg("--engine")
@@ -174,6 +175,7 @@ fn compare_against_stockfish_and_preset_formats() {
 
 #[test]
 fn compare_reports_each_faulty_engine_and_loses_nothing_else() {
+    let Some(stockfish) = common::stockfish() else { return };
     let dir = tempfile::tempdir().unwrap();
     let set = positions(dir.path());
     let report = dir.path().join("compare.json");
@@ -188,7 +190,7 @@ fn compare_reports_each_faulty_engine_and_loses_nothing_else() {
     }
     cmd.arg("--engine")
         .arg(format!("crashcmd=qperft:env FAKE_MODE=crash {} {{depth}} {{fen}}", fake("cmd-fake.sh")));
-    cmd.arg("--engine").arg(format!("stockfish=uci:{}", common::stockfish_path()));
+    cmd.arg("--engine").arg(format!("stockfish=uci:{stockfish}"));
     cmd.arg("--engine").arg("missing=uci:/nonexistent/engine");
     let output = cmd.output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -405,12 +407,20 @@ fn report_renders_charts() {
     let out = perft().arg("report").arg(&compare).arg(&suite).arg("--out").arg(&html).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("a suite report; skipped"));
+    // perft's own merge report (as results/ holds in a fresh clone) is
+    // named as such, not as a kind perft does not know.
+    let merge = dir.path().join("merge.json");
+    std::fs::write(&merge, r#"{"kind": "merge", "nodes": 20}"#).unwrap();
+    let out = perft().arg("report").arg(&compare).arg(&merge).arg("--out").arg(&html).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("merge.json: a merge report; skipped"), "{stdout}");
     // Nothing chartable at all is an error.
     let out = perft().arg("report").arg(&suite).arg("--out").arg(&html).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     // The page has a depth column, per-engine totals and which way ratios go.
     let page = std::fs::read_to_string(&html).unwrap();
-    assert!(page.contains("<th>depth</th>") && page.contains("geometric mean vs perft"), "{page}");
+    assert!(page.contains("<th>depth</th>") && page.contains("vs perft (geomean)"), "{page}");
     assert!(page.contains("above 1 is faster than perft"));
 }
 
@@ -459,12 +469,13 @@ fn diff_refuses_different_suites_and_compares_compare_reports() {
 
 #[test]
 fn compare_reports_per_engine_totals() {
+    let Some(stockfish) = common::stockfish() else { return };
     let dir = tempfile::tempdir().unwrap();
     let set = positions(dir.path());
     let report = dir.path().join("compare.json");
     let output = perft()
         .args(["compare", "--repeat", "1", "--engine"])
-        .arg(format!("stockfish=uci:{}", common::stockfish_path()))
+        .arg(format!("stockfish=uci:{stockfish}"))
         .arg("--positions")
         .arg(&set)
         .arg("--json")
@@ -473,8 +484,19 @@ fn compare_reports_per_engine_totals() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("geometric mean vs perft"), "{stdout}");
+    assert!(stdout.contains("vs perft (geomean)"), "{stdout}");
+    // Like for like: perft without its table, as the others count, and
+    // said so; off a terminal, what happens is printed as it happens,
+    // before the table.
+    let said = |text: &str| stdout.find(text).unwrap_or_else(|| panic!("{text:?} not said:\n{stdout}"));
+    assert!(said("perft: bulk counting, 1 thread, no hash table") < said("perft: start-up"), "{stdout}");
+    assert!(said("stockfish: asked for Threads 1") < said("round 1 of 1 done"), "{stdout}");
+    assert!(said("round 1 of 1 done") < said("┌"), "{stdout}");
+    assert!(!stdout.contains("(hash table)") && !stdout.contains("not like for like"), "{stdout}");
     let r = json(&report);
+    assert_eq!(r["engines"][0]["run_as"], "bulk counting, 1 thread, no hash table");
+    assert!(r["engines"][0]["spec"].as_str().unwrap().ends_with("--hash 0"), "{}", r["engines"][0]);
+    assert!(r["engines"][0].get("hashed").is_none(), "{}", r["engines"][0]);
     let summary = r["summary"].as_array().unwrap();
     assert_eq!(summary.len(), 2);
     let ours = &summary[0];
@@ -487,6 +509,44 @@ fn compare_reports_per_engine_totals() {
         .map(|x| x["nodes"].as_u64().unwrap())
         .sum();
     assert_eq!(ours["nodes"].as_u64().unwrap(), timed);
+}
+
+#[test]
+fn compare_gives_perft_a_table_only_when_asked_and_marks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = positions(dir.path());
+    let report = dir.path().join("compare.json");
+    let output = perft()
+        .args(["compare", "--repeat", "1", "--hash", "16", "--skip-chess960", "--engine"])
+        .arg(format!("q=qperft:{}", fake("cmd-fake.sh")))
+        .arg("--positions")
+        .arg(&set)
+        .arg("--json")
+        .arg(&report)
+        .env("FAKE_FORMAT", "qperft")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("perft: bulk counting, 1 thread, hash table 16 MB (--hash): not like for like"));
+    assert!(stdout.contains("│ perft (hash table) ┆"), "the table marks it: {stdout}");
+    assert!(stdout.contains("perft counted with a hash table (--hash)"), "{stdout}");
+    let r = json(&report);
+    assert_eq!(r["engines"][0]["hashed"], true);
+    assert!(r["engines"][0]["spec"].as_str().unwrap().ends_with("--hash 16"), "{}", r["engines"][0]);
+    assert_eq!(r["engines"][1]["run_as"], "counts its own way");
+    // Ratios between the others where perft was too fast to time.
+    for res in r["results"].as_array().unwrap() {
+        let ours = result(&r, "perft", res["position"].as_str().unwrap());
+        match (ours.get("nodes_per_second"), res.get("nodes_per_second")) {
+            (None, Some(_)) => assert!(res["ratio_to_other"]["engine"].is_string(), "{res}"),
+            _ => assert!(res.get("ratio_to_other").is_none(), "{res}"),
+        }
+    }
+    let html = dir.path().join("page.html");
+    perft().arg("report").arg(&report).arg("--out").arg(&html).assert().success();
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("perft (hash table)"), "the chart and table mark it");
 }
 
 #[test]

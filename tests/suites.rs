@@ -120,6 +120,11 @@ fn tricky_positions_relaxed() {
 }
 
 #[test]
+fn castling_rights_positions() {
+    assert_eq!(run_suite("castling-rights.epd", &[], node_cap()), 24);
+}
+
+#[test]
 #[ignore = "full depth: about 4.9 trillion nodes"]
 fn all_suites_full_depth() {
     run_suite("standard.epd", &[51], u128::MAX);
@@ -131,4 +136,5 @@ fn all_suites_full_depth() {
     run_suite("tricky.perft", &[121, 127, 133, 139, 145, 151, 157, 163, 169, 180, 199], u128::MAX);
     run_suite("tricky-python-chess.perft", &[104, 110, 116, 122, 128, 134, 144], u128::MAX);
     run_suite("stockfish-perft-sh.epd", &[], u128::MAX);
+    run_suite("castling-rights.epd", &[], u128::MAX);
 }

@@ -6,7 +6,8 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::bench::BenchPosition;
 use perft::compare::{run_compare, summarize, CompareEvent, Entrant};
-use perft::engine::{split_name, AnswerFormat, CommandEngine, EngineSpec};
+use perft::engine::{split_name, AnswerFormat, CommandEngine, EngineSpec, Protocol};
+use perft::memory::HashSize;
 use perft::report::{
     CompareEngine, ComparePosition, CompareReport, CompareResult, EngineSummary, ReportHeader,
     RESULT_COLUMNS, TOTAL_COLUMNS,
@@ -18,24 +19,47 @@ use super::engines::{probing, resolve};
 use super::output::{self, ReportTarget};
 use super::{exit_status, interrupted, INTERRUPTED};
 
-/// Our own engine: this binary, run per count like any command engine.
-fn ourselves(threads: usize) -> Result<Entrant> {
+/// `--hash` as `perft run` reads it.
+fn hash_text(hash: HashSize) -> String {
+    match hash {
+        HashSize::Auto => "auto".into(),
+        HashSize::Megabytes(mb) => mb.to_string(),
+    }
+}
+
+/// Our own engine: this binary, run per count like any command engine,
+/// with the table `--hash` asks for (none by default: the others' perft
+/// has none).
+fn ourselves(threads: usize, hash: HashSize) -> Result<Entrant> {
     let exe = std::env::current_exe().context("cannot find this program's path")?;
     let exe = exe.to_string_lossy().into_owned();
-    let template = vec![
-        exe.clone(),
-        "run".into(),
-        "{depth}".into(),
-        "--fen".into(),
-        "{fen}".into(),
-        "--quiet".into(),
-        "--threads".into(),
-        threads.to_string(),
-    ];
-    let spec = format!("cmd:{} run {{depth}} --fen {{fen}} --quiet --threads {threads}", exe);
+    let hash = hash_text(hash);
+    let template = [&exe, "run", "{depth}", "--fen", "{fen}", "--quiet", "--threads", &threads.to_string()]
+        .into_iter()
+        .chain(["--hash", &hash])
+        .map(String::from)
+        .collect();
+    let spec = format!("cmd:{exe} run {{depth}} --fen {{fen}} --quiet --threads {threads} --hash {hash}");
     let format = AnswerFormat { total: Some(r"^(\d+)$".into()), divide: None };
     let engine = CommandEngine::new("perft", template, format).with_stop(Some(&INTERRUPTED));
-    Ok(Entrant { engine: Box::new(engine), spec })
+    let hashed = hash != "0";
+    let table = match hash.as_str() {
+        "0" => "no hash table".to_string(),
+        "auto" => "hash table auto (--hash auto): not like for like".to_string(),
+        mb => format!("hash table {mb} MB (--hash): not like for like"),
+    };
+    let run_as = format!("bulk counting, {}, {table}", output::plural(threads, "thread"));
+    Ok(Entrant { engine: Box::new(engine), spec, run_as, hashed })
+}
+
+/// How another engine is run, as far as this program knows: what it was
+/// asked (UCI engines get `Threads`); its threads, table and counting
+/// (bulk or not) are its own.
+fn run_as(spec: &EngineSpec, threads: usize) -> String {
+    match spec.protocol {
+        Protocol::Uci | Protocol::Auto => format!("asked for Threads {threads}; counts its own way"),
+        Protocol::Console | Protocol::Command => "counts its own way".into(),
+    }
 }
 
 /// The names of ourselves and each `--engine NAME=SPEC`, in that order,
@@ -59,11 +83,13 @@ fn engine_names(args: &CompareArgs) -> Result<Vec<(&str, &str)>> {
 fn entrants(args: &CompareArgs, named: &[(&str, &str)], out: &mut dyn Write) -> Result<Vec<Entrant>> {
     let engine_options = output::engine_options(Some(args.threads), args.handshake_timeout, args.timeout)?;
     let names: Vec<&str> = named.iter().map(|(name, _)| *name).collect();
-    let mut entrants = vec![ourselves(args.threads)?];
+    let mut entrants = vec![ourselves(args.threads, args.hash)?];
     for &(name, spec) in &named[1..] {
         let spec = EngineSpec::parse(spec, &output::answer_format(&args.patterns, name, &names))?;
         let (spec, _) = resolve(name, spec, &probing(args.handshake_timeout, engine_options.handshake), out)?;
-        entrants.push(Entrant { engine: spec.build(name, &engine_options), spec: spec.to_string() });
+        let run_as = run_as(&spec, args.threads);
+        let engine = spec.build(name, &engine_options);
+        entrants.push(Entrant { engine, spec: spec.to_string(), run_as, hashed: false });
     }
     Ok(entrants)
 }
@@ -91,8 +117,8 @@ fn print_tables(out: &mut dyn Write, report: &CompareReport) -> Result<()> {
     totals.load_style(UTF8_FULL_CONDENSED);
     totals.set_header(TOTAL_COLUMNS);
     for cells in report.total_rows() {
-        let [engine, rest @ ..] = cells;
-        totals.add_row([Cell::new(engine)].into_iter().chain(rest.map(right)));
+        let [engine, numbers @ .., run_as] = cells;
+        totals.add_row([Cell::new(engine)].into_iter().chain(numbers.map(right)).chain([Cell::new(run_as)]));
     }
     writeln!(out, "{totals}")?;
     Ok(())
@@ -115,7 +141,8 @@ fn compare_report(
         method: "wall time of each count measured from outside the engine (process start to exit for \
                  command engines, `go perft` to `Nodes searched` for UCI engines), minus the engine's \
                  median start-up time (depth-1 count of the start position); engines interleaved in \
-                 rotated order each round; median of the rounds"
+                 rotated order each round; median of the rounds; perft counts as `perft run` does, bulk \
+                 counting and, unless --hash gives it one, no hash table (engines' perft has none)"
             .into(),
         positions: positions
             .iter()
@@ -133,36 +160,84 @@ fn compare_report(
     }
 }
 
-/// Every engine on every position, `repeat` rounds, with a progress bar;
-/// start-up times and errors said as they come.
+/// What a comparison says as it goes: on a terminal, a progress bar naming
+/// the run in flight; elsewhere (a pipe, a log), each start-up time, error
+/// and finished round as a line on `out` when it happens, so that a log
+/// never waits for the end.
+struct RaceProgress<'a> {
+    bar: indicatif::ProgressBar,
+    out: std::cell::RefCell<&'a mut dyn Write>,
+    rounds: usize,
+    /// The round of the last run started.
+    round: std::cell::Cell<usize>,
+}
+
+impl RaceProgress<'_> {
+    /// A line: above the bar on a terminal, else on `out`.
+    fn say(&self, line: String) {
+        if self.bar.is_hidden() {
+            let _ = writeln!(self.out.borrow_mut(), "{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
+
+    /// Round `round` (from 0) is over; said off a terminal.
+    fn round_done(&self, round: usize) {
+        if self.bar.is_hidden() {
+            self.say(format!("round {} of {} done", round + 1, self.rounds));
+        }
+    }
+
+    fn event(&self, event: CompareEvent) {
+        match event {
+            CompareEvent::Starting { round, engine, position, depth } => {
+                if round != self.round.replace(round) {
+                    self.round_done(round - 1);
+                }
+                self.bar.set_message(format!("round {}: {engine} on {position} (depth {depth})", round + 1));
+            }
+            CompareEvent::Startup { engine, result } => match result {
+                Ok(seconds) => self
+                    .say(format!("{engine}: start-up {:.1} ms (subtracted from its timings)", seconds * 1e3)),
+                Err(error) => self.say(format!("ERROR {engine} failed to start: {error}")),
+            },
+            CompareEvent::Run { round, engine, result, .. } => {
+                self.bar.inc(1);
+                if let Err(error) = result {
+                    self.say(format!("ERROR {engine} round {}: {error}", round + 1));
+                }
+            }
+        }
+    }
+}
+
+/// Every engine on every position, `repeat` rounds, saying how it goes
+/// ([`RaceProgress`]).
 fn race(
     entrants: &mut [Entrant],
     positions: &[BenchPosition],
     repeat: usize,
     timeout: std::time::Duration,
+    out: &mut dyn Write,
 ) -> (Vec<CompareEngine>, Vec<CompareResult>) {
     let bar = output::progress_bar(
         (entrants.len() * positions.len() * repeat) as u64,
-        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs {msg}",
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs: {msg}",
         true,
     );
-    let raced = run_compare(entrants, positions, repeat, timeout, Some(&INTERRUPTED), &|event| match event {
-        CompareEvent::Startup { engine, result } => match result {
-            Ok(seconds) => bar
-                .println(format!("{engine}: start-up {:.1} ms (subtracted from its timings)", seconds * 1e3)),
-            Err(error) => bar.println(format!("ERROR {engine} failed to start: {error}")),
-        },
-        CompareEvent::Run { round, engine, position, result } => {
-            bar.inc(1);
-            match result {
-                Ok(seconds) => {
-                    bar.set_message(format!("round {} {engine} {position} {seconds:.3} s", round + 1))
-                }
-                Err(error) => bar.println(format!("ERROR {engine} round {}: {error}", round + 1)),
-            }
-        }
-    });
-    bar.finish_and_clear();
+    let progress = RaceProgress {
+        bar,
+        out: std::cell::RefCell::new(out),
+        rounds: repeat,
+        round: std::cell::Cell::new(0),
+    };
+    let raced =
+        run_compare(entrants, positions, repeat, timeout, Some(&INTERRUPTED), &|event| progress.event(event));
+    if !interrupted() {
+        progress.round_done(progress.round.get());
+    }
+    progress.bar.finish_and_clear();
     raced
 }
 
@@ -204,20 +279,14 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     if skipped_chess960 > 0 {
         writeln!(out, "note: {skipped_chess960} Chess960 positions skipped (--skip-chess960)")?;
     }
-    let (engines, results) = race(&mut entrants, &positions, args.repeat, timeout);
+    for entrant in &entrants {
+        writeln!(out, "{}: {}", entrant.engine.name(), entrant.run_as)?;
+    }
+    out.flush()?;
+    let (engines, results) = race(&mut entrants, &positions, args.repeat, timeout, &mut out);
     let interrupted = interrupted();
     if interrupted {
         writeln!(out, "interrupted: the table holds the runs that finished")?;
-    }
-    // The progress bar is hidden off a terminal: repeat start-up facts and
-    // errors there so they are never lost.
-    for engine in &engines {
-        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-            writeln!(out, "{}: start-up {:.1} ms (subtracted)", engine.name, engine.startup_seconds * 1e3)?;
-            for error in &engine.errors {
-                writeln!(out, "ERROR {}: {error}", engine.name)?;
-            }
-        }
     }
 
     let summary = summarize(&engines, &results);
@@ -237,6 +306,13 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
     }
     let code = exit_status(mismatch, failed_engines, interrupted);
     writeln!(out, "Times are medians with each engine's start-up time subtracted; ratios above 1 are faster than perft.")?;
+    if report.engines.iter().any(|e| e.hashed) {
+        writeln!(
+            out,
+            "perft counted with a hash table (--hash): its speed is not like for like with engines that count \
+             without one."
+        )?;
+    }
 
     if let Some(target) = target {
         target.write(&report, &mut out)?;

@@ -11,6 +11,7 @@ mod diff;
 #[cfg(test)]
 mod docs_check;
 mod engines;
+mod help;
 mod label;
 mod merge;
 mod output;
@@ -277,7 +278,7 @@ pub fn main() -> ExitCode {
     let (kernel, chosen) = match choose_kernel() {
         Ok(choice) => choice,
         Err(message) => {
-            let _ = writeln!(std::io::stderr(), "Error: {message}");
+            let _ = writeln!(std::io::stderr(), "error: {message}");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
@@ -303,7 +304,7 @@ pub fn main() -> ExitCode {
             // quietly, a full disk is an error.
             if let Err(error) = e.print().and_then(|()| std::io::stdout().flush()) {
                 if error.kind() != std::io::ErrorKind::BrokenPipe {
-                    let _ = writeln!(std::io::stderr(), "Error: cannot write to stdout: {error}");
+                    let _ = writeln!(std::io::stderr(), "error: cannot write to stdout: {error}");
                     let transient = perft::report::write::is_transient(&error);
                     return ExitCode::from(if transient { EXIT_TEMPFAIL } else { EXIT_BAD_INPUT });
                 }
@@ -311,6 +312,9 @@ pub fn main() -> ExitCode {
             if e.use_stderr() {
                 if let Some(hint) = unquoted_fen_hint(std::env::args_os().skip(1)) {
                     let _ = writeln!(std::io::stderr(), "\n{hint}");
+                }
+                if let Some(tip) = help::command_tip(&command, &e) {
+                    let _ = writeln!(std::io::stderr(), "\n{tip}");
                 }
             }
             return ExitCode::from(code);
@@ -338,12 +342,13 @@ pub fn main() -> ExitCode {
         Command::Status(Deferred(args)) => status::status(args),
         Command::Completions(Deferred(args)) => completions(command, args.shell),
         Command::Man(Deferred(args)) => man_page(command, args.dir.as_deref()),
+        Command::Help(Deferred(args)) => help::help(command, args.command.as_deref()),
     };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) if is_broken_pipe(&error) && !interrupted() => ExitCode::from(EXIT_OK),
         Err(error) => {
-            let _ = writeln!(std::io::stderr(), "Error: {}", output::error_text(&error));
+            let _ = writeln!(std::io::stderr(), "error: {}", output::error_text(&error));
             // After a signal (a closed terminal, say) the signal's status
             // tells why the run ended.
             ExitCode::from(if interrupted() {
@@ -408,9 +413,11 @@ fn man_page(command: clap::Command, dir: Option<&std::path::Path>) -> anyhow::Re
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let version = command.get_version().unwrap_or_default().to_string();
     let mut pages = vec![("perft".to_string(), command.clone())];
-    for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
+    for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set() && sub.get_name() != "help") {
+        // The page is perft-run; its synopsis reads `perft run ...`.
         let name = format!("perft-{}", sub.get_name());
-        pages.push((name.clone(), sub.clone().name(name).version(version.clone())));
+        let page = sub.clone().display_name(name.clone()).bin_name(format!("perft {}", sub.get_name()));
+        pages.push((name, page.version(version.clone())));
     }
     // Every page rendered first, then all written or none: a link at a
     // page's name is replaced, not written through.

@@ -30,6 +30,15 @@ pub fn report(args: ReportArgs) -> Result<u8> {
                 path.display(),
                 other.kind()
             )?,
+            // perft's own merge report (`perft merge --json`) is read by
+            // none of the report commands, but it is no stranger.
+            Err(ReadReportFileError::Report(ReadReportError::UnknownKind(kind))) if kind == "merge" => {
+                writeln!(
+                    out,
+                    "note: {}: a merge report; skipped (charts are drawn from compare and bench reports)",
+                    path.display()
+                )?
+            }
             Err(ReadReportFileError::Report(unknown @ ReadReportError::UnknownKind(_))) => {
                 writeln!(out, "note: {}: {unknown}; skipped", path.display())?
             }

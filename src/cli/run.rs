@@ -41,6 +41,9 @@ struct Subtrees {
     split: u32,
     tasks: Vec<Vec<Move>>,
     work: Work,
+    /// When the run started: the progress line's clock counts from there,
+    /// the weighing and the table's set-up included.
+    started: Instant,
 }
 
 /// The subtrees, where the count goes subtree by subtree (deep, journaled,
@@ -56,7 +59,7 @@ fn plan_subtrees(args: &RunArgs, plan: &RunPlan) -> Result<Option<Subtrees>> {
     let board = &plan.board;
     let (split, tasks) = plan_tasks(board, depth);
     let work = with_threads(plan.threads, || weigh_tasks(board, depth, &tasks))?;
-    Ok(Some(Subtrees { split, tasks, work }))
+    Ok(Some(Subtrees { split, tasks, work, started: plan.started }))
 }
 
 /// Counts subtree by subtree: the tree split into subtrees, each weighed
@@ -71,7 +74,7 @@ fn count_by_subtrees(
     threads: usize,
     subtrees: Subtrees,
 ) -> Result<Counted> {
-    let Subtrees { split, tasks, work } = subtrees;
+    let Subtrees { split, tasks, work, started } = subtrees;
     let header = JournalHeader { fen: board.fen(), depth, mode: search.mode, split, tasks: tasks.len() };
     let (journal, done) = match (&args.checkpoint, &args.resume) {
         (Some(path), _) => (Some(Journal::create(path, &header)?), Default::default()),
@@ -85,7 +88,8 @@ fn count_by_subtrees(
         }
         (None, None) => (None, Default::default()),
     };
-    let live = LiveProgress::new(work, !args.quiet, args.progress_json.clone(), board.fen(), depth, threads);
+    let live = LiveProgress::new(work, !args.quiet, args.progress_json.clone(), board.fen(), depth, threads)
+        .started_at(started);
     live.resumed(&done);
     let divide = live
         .while_ticking(|| {
@@ -125,16 +129,17 @@ fn count_by_root_moves(
     Ok(Counted { divide, resumed: 0, progress: None })
 }
 
-/// What finished before a signal, and how to go on.
+/// What finished before a signal, and how to go on; `after` is the time
+/// since the run started, in words.
 fn print_interrupted(
     out: &mut dyn Write,
     board: &Board,
     divide: &Divide,
     nodes: u128,
-    seconds: f64,
+    after: &str,
     args: &RunArgs,
 ) -> Result<()> {
-    writeln!(out, "interrupted after {seconds:.1} s; root moves finished:")?;
+    writeln!(out, "interrupted after {after}; root moves finished:")?;
     for &(mv, n) in divide {
         if let Some(n) = n {
             writeln!(out, "{}: {n}", board.uci(mv))?;
@@ -165,6 +170,8 @@ struct RunPlan {
     choice: Option<TableSize>,
     /// Count again with the second key set.
     verifying: bool,
+    /// When the run started (before its table was set up).
+    started: Instant,
 }
 
 pub fn run(args: RunArgs) -> Result<u8> {
@@ -175,9 +182,14 @@ pub fn run(args: RunArgs) -> Result<u8> {
     choose_run_table(&args, &mut plan)?;
     let subtrees = plan_subtrees(&args, &plan)?;
     // The table's set-up is not part of the count's time (the report has
-    // it apart).
-    let table =
-        plan.choice.as_mut().map(|c| output::make_table(c, KeySet::Primary, plan.threads)).transpose()?;
+    // it apart), but the progress line's clock and an interrupted run's
+    // time include it.
+    let (threads, announce) = (plan.threads, !args.quiet);
+    let table = plan
+        .choice
+        .as_mut()
+        .map(|c| output::make_table_saying(c, KeySet::Primary, threads, announce))
+        .transpose()?;
     let start = Instant::now();
     let counted = count_run(&args, &mut plan, table.as_ref(), subtrees)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -204,7 +216,7 @@ fn plan_run(args: &RunArgs) -> Result<RunPlan> {
     }
     let mode = if args.full { Mode::Full } else { Mode::Bulk };
     let out = output::human_output(ReportTarget::is_stdout(&target));
-    Ok(RunPlan { threads, board, mode, target, out, choice: None, verifying: false })
+    Ok(RunPlan { threads, board, mode, target, out, choice: None, verifying: false, started: Instant::now() })
 }
 
 /// The table: `auto` unless asked otherwise, where a table pays (--full
@@ -282,7 +294,14 @@ fn report_run(
         ..report_of(args, board, mode.into(), threads, nodes, seconds)
     };
     let stopped = if !finished {
-        print_interrupted(out, board, &divide, nodes, seconds, args)?;
+        let wall = plan.started.elapsed().as_secs_f64();
+        let setup = hash.as_ref().map_or(0.0, |h| h.table_setup_s);
+        let after = if setup >= 0.05 {
+            format!("{wall:.1} s ({setup:.1} s of it setting up the hash table)")
+        } else {
+            format!("{wall:.1} s")
+        };
+        print_interrupted(out, board, &divide, nodes, &after, args)?;
         true
     } else if plan.verifying {
         let choice = plan.choice.as_ref().expect("--verify-hash has a table");

@@ -166,6 +166,12 @@ impl LiveProgress {
         perft::report::write_json_atomic(path, &file)
     }
 
+    /// The run began at `started`, before this progress (its weighing and
+    /// its table's set-up): the line's clock counts from there.
+    pub fn started_at(self, started: Instant) -> Self {
+        LiveProgress { bar: self.bar.with_elapsed(started.elapsed()), ..self }
+    }
+
     /// Ends the display; writes the file a last time (`done`), and returns
     /// what the report keeps, and why that last write failed, if it did
     /// (the file is advisory: the count stands either way).

@@ -11,6 +11,15 @@ pub struct CompareEngine {
     pub name: String,
     /// How it was run.
     pub spec: String,
+    /// How it counted, as far as known (`bulk counting, 1 thread, no hash
+    /// table`; for other engines what they were asked).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub run_as: String,
+    /// It counted with a hash table (this program, when asked with
+    /// `--hash`): its speed is not like for like, and tables and charts
+    /// mark it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hashed: bool,
     /// Median time of a depth-1 count of the start position: start-up and
     /// protocol overhead, subtracted from every timing of this engine.
     pub startup_seconds: f64,
@@ -41,9 +50,23 @@ pub struct CompareResult {
     /// This engine's speed divided by ours, when both counts agree.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ratio_to_ours: Option<f64>,
+    /// Where ours has no speed on this position (too fast to time, or
+    /// wrong): this engine's speed divided by that of the first engine
+    /// timed there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratio_to_other: Option<OtherRatio>,
     /// Why it has no timing or disagrees.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
+}
+
+/// A speed ratio to another engine than ours.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OtherRatio {
+    /// The engine divided by.
+    pub engine: String,
+    /// This engine's speed over that one's.
+    pub ratio: f64,
 }
 
 /// One engine's totals in a comparison.
@@ -108,26 +131,47 @@ pub struct CompareReport {
 
 /// The columns of a comparison's results table.
 pub const RESULT_COLUMNS: [&str; 7] =
-    ["engine", "position", "depth", "nodes", "median s", "Mnps", "vs perft"];
+    ["engine", "position", "depth", "nodes", "median s", "speed", "vs perft"];
 /// The columns of a comparison's totals table.
-pub const TOTAL_COLUMNS: [&str; 6] =
-    ["engine", "positions timed", "nodes", "seconds", "Mnps", "geometric mean vs perft"];
+pub const TOTAL_COLUMNS: [&str; 7] =
+    ["engine", "positions timed", "nodes", "seconds", "speed", "vs perft (geomean)", "run as"];
+
+/// A speed in the unit that fits it: `914.2 Mnps`, `52.3 knps`, `812 nps`.
+pub fn speed_text(nodes_per_second: f64) -> String {
+    match nodes_per_second {
+        s if s >= 1e6 => format!("{:.1} Mnps", s / 1e6),
+        s if s >= 1e3 => format!("{:.1} knps", s / 1e3),
+        s => format!("{s:.0} nps"),
+    }
+}
 
 /// One row of a comparison's results table, as text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResultRow<'a> {
-    /// The engine.
-    pub engine: &'a str,
+    /// The engine, marked when it counted with a hash table
+    /// ([`CompareReport::label`]).
+    pub engine: String,
     /// The position's name.
     pub position: &'a str,
     /// Its depth.
     pub depth: String,
-    /// Nodes, median seconds, Mnps and the ratio to ours; or, for a failed
-    /// or skipped run, why there are none.
+    /// Nodes, median seconds, speed and the ratio to ours (or to another
+    /// engine, named, where ours was not timed); or, for a failed or
+    /// skipped run, why there are none.
     pub cells: Result<[String; 4], &'a str>,
 }
 
 impl CompareReport {
+    /// An engine's name as tables and charts show it: with `(hash table)`
+    /// after it when it counted with one, since its speed is then not like
+    /// for like.
+    pub fn label(&self, engine: &str) -> String {
+        match self.engines.iter().find(|e| e.name == engine) {
+            Some(e) if e.hashed => format!("{engine} (hash table)"),
+            _ => engine.to_string(),
+        }
+    }
+
     /// The results table: one row per engine and position ([`RESULT_COLUMNS`]).
     pub fn result_rows(&self) -> Vec<ResultRow<'_>> {
         self.results
@@ -138,23 +182,28 @@ impl CompareReport {
                     .iter()
                     .find(|p| p.id == r.position)
                     .map_or(String::new(), |p| p.depth.to_string());
+                let ratio = match (r.ratio_to_ours, &r.ratio_to_other) {
+                    (Some(x), _) => format!("{x:.2}x"),
+                    (None, Some(other)) => format!("{:.2}x vs {}", other.ratio, other.engine),
+                    (None, None) => "-".into(),
+                };
                 let cells = match (&r.problem, r.nodes_per_second) {
                     (Some(problem), None) => Err(problem.as_str()),
                     _ => Ok([
                         r.nodes.map_or("-".into(), |n| n.to_string()),
                         if r.samples.is_empty() { "-".into() } else { format!("{:.3}", r.seconds.median) },
-                        r.nodes_per_second.map_or("-".into(), |s| format!("{:.1}", s / 1e6)),
-                        r.ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x")),
+                        r.nodes_per_second.map_or("-".into(), speed_text),
+                        ratio,
                     ]),
                 };
-                ResultRow { engine: &r.engine, position: &r.position, depth, cells }
+                ResultRow { engine: self.label(&r.engine), position: &r.position, depth, cells }
             })
             .collect()
     }
 
     /// The totals table: one row per engine ([`TOTAL_COLUMNS`]); for reports
     /// written before they carried totals, computed from the results.
-    pub fn total_rows(&self) -> Vec<[String; 6]> {
+    pub fn total_rows(&self) -> Vec<[String; 7]> {
         let computed;
         let summary = if self.summary.is_empty() {
             computed = crate::compare::summarize(&self.engines, &self.results);
@@ -162,16 +211,20 @@ impl CompareReport {
         } else {
             &self.summary
         };
+        let run_as = |name: &str| {
+            self.engines.iter().find(|e| e.name == name).map_or(String::new(), |e| e.run_as.clone())
+        };
         summary
             .iter()
             .map(|s| {
                 [
-                    s.engine.clone(),
+                    self.label(&s.engine),
                     s.positions.to_string(),
                     s.nodes.to_string(),
                     format!("{:.3}", s.seconds),
-                    format!("{:.1}", s.nodes_per_second / 1e6),
+                    if s.positions == 0 { "-".into() } else { speed_text(s.nodes_per_second) },
                     s.geomean_ratio_to_ours.map_or("-".into(), |x| format!("{x:.2}x")),
+                    run_as(&s.engine),
                 ]
             })
             .collect()
@@ -193,11 +246,14 @@ mod tests {
             seconds: Timings { min: 0.5, median: 0.5, max: 0.5 },
             nodes_per_second: problem.is_none().then_some(17804.0),
             ratio_to_ours: problem.is_none().then_some(1.0),
+            ratio_to_other: None,
             problem: problem.map(str::to_string),
         };
         let engine = |name: &str| CompareEngine {
             name: name.into(),
             spec: String::new(),
+            run_as: String::new(),
+            hashed: false,
             startup_seconds: 0.0,
             errors: Vec::new(),
         };
@@ -223,7 +279,7 @@ mod tests {
         };
         let rows = report.result_rows();
         assert_eq!(rows[0].depth, "3");
-        assert_eq!(rows[0].cells, Ok(["8902".into(), "0.500".into(), "0.0".into(), "1.00x".into()]));
+        assert_eq!(rows[0].cells, Ok(["8902".into(), "0.500".into(), "17.8 knps".into(), "1.00x".into()]));
         assert_eq!(rows[1].cells, Err("engine crashed\nlog"));
         let totals = report.total_rows();
         assert_eq!(totals.len(), 2, "{totals:?}");

@@ -576,6 +576,7 @@ mod tests {
             seconds: stats(1.0, 1.0, 1.0),
             nodes_per_second: nodes.filter(|_| agrees).map(|n| n as f64),
             ratio_to_ours: None,
+            ratio_to_other: None,
             problem: (!agrees).then(|| "engine crashed\nstderr".to_string()),
         }
     }

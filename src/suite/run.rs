@@ -59,9 +59,46 @@ pub fn load_suite_file(path: &Path) -> Result<ParsedSuite, SuiteFileError> {
     Ok(parse_suite(&bytes))
 }
 
-/// At most this many positions per file are named as counted although
-/// impossible; the others are counted in one note.
+/// At most this many lines per file are named in the note on positions
+/// counted although impossible; the others are counted in it.
 const MAX_IMPOSSIBLE_NOTES: usize = 10;
+
+/// The one note of a file on its positions impossible in a real game but
+/// counted (`impossible`: lines and why): one such position by its line,
+/// several in one line, by why, so that they do not bury what follows.
+fn impossible_note(file: &str, impossible: &[(usize, String)]) -> Option<SuiteError> {
+    let note = |line: usize, message: String| Some(SuiteError { file: file.to_string(), line, message });
+    match impossible {
+        [] => None,
+        [(line, why)] => {
+            note(*line, format!("impossible in a real game, counted anyway (--strict refuses it): {why}"))
+        }
+        _ => {
+            let mut groups: Vec<(&str, Vec<String>)> = Vec::new();
+            for (line, why) in impossible.iter().take(MAX_IMPOSSIBLE_NOTES) {
+                let why = why
+                    .trim_start_matches("illegal position: ")
+                    .trim_end_matches(" (accepted in relaxed mode)");
+                match groups.iter_mut().find(|(w, _)| *w == why) {
+                    Some((_, lines)) => lines.push(line.to_string()),
+                    None => groups.push((why, vec![line.to_string()])),
+                }
+            }
+            let listed: Vec<String> =
+                groups.iter().map(|(why, lines)| format!("{} ({why})", lines.join(", "))).collect();
+            let more = impossible.len().saturating_sub(MAX_IMPOSSIBLE_NOTES);
+            let more = if more > 0 { format!("; and {more} more") } else { String::new() };
+            note(
+                0,
+                format!(
+                    "{} positions impossible in a real game, counted anyway (--strict refuses them): lines {}{more}",
+                    impossible.len(),
+                    listed.join("; ")
+                ),
+            )
+        }
+    }
+}
 
 /// How a suite is run (by default: detected castling, impossible positions
 /// counted with a note, no limits, bulk counting).
@@ -241,10 +278,10 @@ impl SuitePlan {
         };
         self.note_file(&file.name, &parsed);
         let mut bad_positions = 0;
-        let mut impossible = 0;
+        let mut impossible = Vec::new();
         let mut unlisted = parsed.unlisted_errors;
         for entry in parsed.entries {
-            let board = match self.read_position(&file.name, &entry, fen_options, &mut impossible) {
+            let board = match self.read_position(&entry, fen_options, &mut impossible) {
                 Ok(board) => board,
                 Err(message) => {
                     // Kept only while they can be listed: a file of bad
@@ -261,15 +298,8 @@ impl SuitePlan {
             self.positions += 1;
             self.add_checks(index, &file.name, &entry, &board);
         }
-        if impossible > MAX_IMPOSSIBLE_NOTES {
-            self.warnings.push(SuiteError {
-                file: file.name.clone(),
-                line: 0,
-                message: format!(
-                    "{} more positions impossible in a real game were counted (--strict refuses them)",
-                    impossible - MAX_IMPOSSIBLE_NOTES
-                ),
-            });
+        if let Some(note) = impossible_note(&file.name, &impossible) {
+            self.warnings.push(note);
         }
         unlisted
     }
@@ -303,15 +333,14 @@ impl SuitePlan {
     }
 
     /// The entry's position; one impossible in a real game but playable
-    /// (the published suites hold a few on purpose) is counted with a note
-    /// (the first [`MAX_IMPOSSIBLE_NOTES`] of a file), unless relaxed or
+    /// (the published suites hold a few on purpose) is counted, its line and
+    /// why added to `impossible` for the file's note, unless relaxed or
     /// strict options say otherwise.
     fn read_position(
-        &mut self,
-        name: &str,
+        &self,
         entry: &SuiteEntry,
         fen_options: FenOptions,
-        impossible: &mut usize,
+        impossible: &mut Vec<(usize, String)>,
     ) -> Result<Board, String> {
         let strict = Board::from_fen_with(&entry.fen, fen_options);
         let e = match strict {
@@ -321,14 +350,7 @@ impl SuitePlan {
         };
         let relaxed = FenOptions { relaxed: true, ..fen_options };
         let board = Board::from_fen_with(&entry.fen, relaxed).map_err(|_| e.to_string())?;
-        *impossible += 1;
-        if *impossible <= MAX_IMPOSSIBLE_NOTES {
-            self.warnings.push(SuiteError {
-                file: name.to_string(),
-                line: entry.line,
-                message: format!("impossible in a real game, counted anyway (--strict refuses it): {e}"),
-            });
-        }
+        impossible.push((entry.line, e.to_string()));
         Ok(board)
     }
 

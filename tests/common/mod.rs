@@ -54,25 +54,54 @@ pub fn buggy_path() -> std::path::PathBuf {
     path
 }
 
+/// Whether a missing oracle (Stockfish, the perftree debugger) fails the
+/// tests that need it instead of skipping them: `PERFT_REQUIRE_ORACLES=1`
+/// (CI sets it).
+fn oracles_required() -> bool {
+    std::env::var("PERFT_REQUIRE_ORACLES").is_ok_and(|v| v == "1")
+}
+
+/// A test that needs `what` and cannot have it: one line on stderr and the
+/// test is skipped (`None`), or, where oracles are required, one clear
+/// failure.
+fn missing_oracle<T>(what: &str) -> Option<T> {
+    assert!(!oracles_required(), "{what} (PERFT_REQUIRE_ORACLES=1: a failure, not a skip)");
+    eprintln!("skipped: {what}");
+    None
+}
+
 /// Path of Stockfish: `$STOCKFISH`, or Debian's `/usr/games/stockfish`.
 pub fn stockfish_path() -> String {
     std::env::var("STOCKFISH").unwrap_or_else(|_| "/usr/games/stockfish".to_string())
 }
 
-/// Stockfish's `go perft` output lines for a position (after `uci`
-/// options), up to and including `Nodes searched`. Panics with a clear
-/// message if Stockfish is not installed: these tests need it (the CI
-/// installs Debian's `stockfish`).
-pub fn stockfish_divide(fen: &str, moves: &[&str], depth: u32, chess960: bool) -> Vec<String> {
+/// Stockfish, for the tests that check against it: its path if it runs,
+/// else `None` (the test is skipped, with one line saying how to install
+/// it or point the tests at it), or a failure where oracles are required.
+pub fn stockfish() -> Option<String> {
     let path = stockfish_path();
+    let runs =
+        Command::new(&path).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok();
+    if runs {
+        return Some(path);
+    }
+    missing_oracle(&format!(
+        "Stockfish not found at {path}: install it (Debian/Ubuntu: apt-get install stockfish; macOS: brew \
+         install stockfish) or set STOCKFISH=/path/to/stockfish"
+    ))
+}
+
+/// Stockfish's `go perft` output lines for a position (after `uci`
+/// options), up to and including `Nodes searched`; `None` where Stockfish
+/// is missing ([`stockfish`]: the test is skipped).
+pub fn stockfish_divide(fen: &str, moves: &[&str], depth: u32, chess960: bool) -> Option<Vec<String>> {
+    let path = stockfish()?;
     let mut child = Command::new(&path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap_or_else(|e| {
-            panic!("cannot start Stockfish at {path} ({e}); install Debian's stockfish or set STOCKFISH")
-        });
+        .unwrap_or_else(|e| panic!("cannot start Stockfish at {path} ({e})"));
     let mut stdin = child.stdin.take().unwrap();
     let position = if moves.is_empty() {
         format!("position fen {fen}")
@@ -98,15 +127,16 @@ pub fn stockfish_divide(fen: &str, moves: &[&str], depth: u32, chess960: bool) -
     }
     let _ = writeln!(stdin, "quit");
     let _ = child.wait();
-    lines
+    Some(lines)
 }
 
 /// Path of the perftree debugger (`cargo install perftree-cli`):
-/// `$PERFTREE`, else `perftree` on PATH, else in Cargo's bin directory.
-/// Panics with the command that installs it: the tests drive it.
-pub fn perftree_path() -> std::path::PathBuf {
+/// `$PERFTREE`, else `perftree` on PATH, else in Cargo's bin directory;
+/// `None` where it is not installed (the test is skipped, saying how to
+/// install it), or a failure where oracles are required.
+pub fn perftree_path() -> Option<std::path::PathBuf> {
     if let Ok(path) = std::env::var("PERFTREE") {
-        return path.into();
+        return Some(path.into());
     }
     let on_path = std::env::var_os("PATH")
         .into_iter()
@@ -118,9 +148,7 @@ pub fn perftree_path() -> std::path::PathBuf {
         .or_else(|| std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".cargo")));
     on_path
         .or_else(|| cargo_home.map(|home| home.join("bin/perftree")).filter(|path| path.is_file()))
-        .unwrap_or_else(|| {
-            panic!("perftree is not installed: `cargo install perftree-cli` (or set PERFTREE)")
-        })
+        .or_else(|| missing_oracle("the perftree debugger is not installed: cargo install --locked perftree-cli (or set PERFTREE=/path/to/perftree)"))
 }
 
 /// Writes to `dir/long.epd` the bundled `standard.epd` and then the start

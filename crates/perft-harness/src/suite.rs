@@ -365,8 +365,8 @@ fn is_known_operation(op: &str) -> bool {
 }
 
 /// The suites bundled with perft (the files of `positions/`), by file
-/// name: the default suite (1,108 positions) and the public suites it is
-/// drawn from. See `positions/README.md` for where each comes from.
+/// name: the default suite (1,116 positions) and the suites it is drawn
+/// from. See `positions/README.md` for where each comes from.
 pub const BUNDLED: &[(&str, &[u8])] = &[
     ("default.epd", include_bytes!("../../../positions/default.epd")),
     ("standard.epd", include_bytes!("../../../positions/standard.epd")),
@@ -378,6 +378,7 @@ pub const BUNDLED: &[(&str, &[u8])] = &[
     ("ferdy-enpassant.epd", include_bytes!("../../../positions/ferdy-enpassant.epd")),
     ("ferdy-double-checks.epd", include_bytes!("../../../positions/ferdy-double-checks.epd")),
     ("marcel-random.perft", include_bytes!("../../../positions/marcel-random.perft")),
+    ("castling-rights.epd", include_bytes!("../../../positions/castling-rights.epd")),
     ("bench.epd", include_bytes!("../../../positions/bench.epd")),
 ];
 

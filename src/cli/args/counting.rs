@@ -19,6 +19,48 @@ Exit status:
   2  an unreadable line or position (reported and left out)
   130  interrupted (nothing written)";
 
+pub(super) const RUN_HELP: &str = "\
+Examples:
+  perft run 6                              # the start position, divided by root move
+  perft run 5 --fen \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\"
+  perft run 3 --moves e2e4 e7e5            # after moves
+  perft run 7 -t 1 -q                      # one thread, the total alone
+  perft run 6 --stats                      # captures, checks, mates per depth
+  perft run 10 --checkpoint d10.journal    # resumable: then --resume d10.journal
+  perft run 6 --json run6.json             # and a JSON report
+
+Exit status:
+  0  the count finished
+  2  bad input or usage (malformed FEN or move, bad option, unwritable report), or
+     --verify-hash found that the two key sets disagree
+  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported;
+     --checkpoint keeps it for --resume)";
+
+pub(super) const SUITE_HELP: &str = "\
+Examples:
+  perft suite                                             # the bundled default suite
+  perft suite positions/standard.epd --max-nodes 1000000  # skip the big counts
+  perft suite positions/fischer.epd --max-depth 4
+  perft suite my-suite.epd --junit junit.xml              # and JUnit XML for CI
+
+Exit status:
+  0  every count matched
+  1  a count did not match
+  2  bad input or usage (unreadable file or line, malformed FEN or move, bad option)
+  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)";
+
+pub(super) const BENCH_HELP: &str = "\
+Examples:
+  perft bench                                  # the bench set; the report kept in results/
+  perft bench -t 2 --repeat 9
+  perft bench --json new.json && perft diff base.json new.json
+
+Exit status:
+  0  every count matched its expected count
+  1  a count did not match
+  2  bad input or usage (unreadable positions file, bad option, unwritable report)
+  130, 143, 129  stopped by Ctrl-C, SIGTERM or SIGHUP (what finished is printed and reported)";
+
 #[derive(Debug, Args)]
 pub struct LabelArgs {
     /// Files of positions: FENs one a line, EPD lines, or `.perft` records.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{depth_parser, CiArgs, PositionArgs, SelectionArgs};
+use super::{depth_parser, CiArgs, HashSize, PositionArgs, SelectionArgs};
 
 /// The engine specs, for the help of every command that drives engines.
 macro_rules! engine_specs {
@@ -38,7 +38,14 @@ number equal to the divide's sum, ...), else give --total-regex; divides from `e
 pub(super) const COMPARE_HELP: &str = concat!(
     engine_specs!(),
     "
-Each engine's start-up time (median of depth-1 counts) is subtracted from its timings.
+Each engine's start-up time (median of depth-1 counts) is subtracted from its timings. This
+program counts as `perft run` does, bulk counting without a hash table (--hash 0), like for like
+with engines whose perft has none; each engine's line says how it ran.
+
+Examples:
+  perft compare --engine stockfish=uci:/usr/games/stockfish
+  perft compare --engine \"mine=./my-engine\" --positions positions/small.epd --repeat 5
+  perft compare --engine sf=uci:/usr/games/stockfish --hash auto    # perft hashed: marked
 
 Exit status:
   0  every engine agreed on every count
@@ -59,6 +66,11 @@ printed once (--verbose prints every wrong count). Positions an engine cannot re
 for qperft, Gigantua, UCI engines without UCI_Chess960, engines declared no960) are skipped;
 depth-0 counts are not asked of engines (perft(0) = 1).
 
+Examples:
+  perft check --engine ./my-engine                          # probed; the default suite
+  perft check --engine \"mine=uci:./my-engine\" positions/standard.epd --max-nodes 1000000
+  perft check --engine \"mine=cmd:./my-engine {depth} {fen}\" --jobs 2 --junit junit.xml
+
 Exit status:
   0  the engine matched every count
   1  the engine got a count wrong
@@ -75,6 +87,10 @@ differs is followed (looking one level ahead for a position whose move list diff
 the position where a move is missing, extra or listed twice; each step is printed. Where the
 engine prints no divide, each child position's count is asked, and its move list is read from
 its divide one ply deeper.
+
+Examples:
+  perft debug --engine \"mine=uci:./my-engine\" --moves e2e4 e7e5 --depth 3
+  perft debug --engine ./my-engine --fen \"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1\" --depth 5
 
 Exit status:
   0  the engine agrees
@@ -113,6 +129,12 @@ pub struct CompareArgs {
     /// option).
     #[arg(long, short = 't', value_name = "N", default_value_t = 1)]
     pub threads: usize,
+    /// This program's hash table: 0 (none, the default, so that it races
+    /// like for like with engines whose perft has none), a size in MB, or
+    /// `auto` (as `perft run` sizes it). A table is marked in the tables,
+    /// the report and the charts.
+    #[arg(long, value_name = "MB|auto", default_value = "0")]
+    pub hash: HashSize,
     /// Write a JSON report to FILE (`-` for stdout); without FILE, to
     /// results/compare-<timestamp>.json (`$PERFT_RESULTS` instead of results/).
     /// Reports are written only when asked (`bench` always writes one).

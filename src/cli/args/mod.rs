@@ -19,7 +19,13 @@ pub use reports::*;
 pub use tools::*;
 
 const EXIT_STATUS: &str = "\
-Exit status:
+Examples:
+  perft suite                          # check the bundled default suite
+  perft run 6                          # perft(6) of the start position, divided
+  perft check --engine ./my-engine     # check another engine, bisect its wrong counts
+  perft help run                       # a command's options and examples
+
+Exit status (each command's own are in its help):
   0  every count matched
   1  a count did not match
   2  bad input or usage (unreadable file, malformed FEN or move, bad option)
@@ -32,7 +38,14 @@ fn depth_parser() -> clap::builder::RangedI64ValueParser<u32> {
 
 /// Exact, fast perft: count legal move trees, check suites, compare engines.
 #[derive(Debug, Parser)]
-#[command(name = "perft", version, about, after_help = EXIT_STATUS, propagate_version = true)]
+#[command(
+    name = "perft",
+    version,
+    about,
+    after_help = EXIT_STATUS,
+    propagate_version = true,
+    disable_help_subcommand = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -42,15 +55,15 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaf nodes DEPTH plies below a position, with a divide per
     /// root move in Stockfish's `go perft` format.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = RUN_HELP)]
     Run(Deferred<RunArgs>),
     /// Check perft counts against EPD (`;D1 20`) or `.perft` suites; with no
     /// files, run the bundled default suite.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = SUITE_HELP)]
     Suite(Deferred<SuiteArgs>),
     /// Time a fixed benchmark set (positions/bench.epd by default): warm-up,
     /// then samples of at least --sample-time per position, with their spread.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = BENCH_HELP)]
     Bench(Deferred<BenchArgs>),
     /// Race other engines (UCI `go perft` or command templates such as
     /// qperft) against this one on the same positions, cross-checking counts.
@@ -62,7 +75,7 @@ pub enum Command {
     Diff(Deferred<DiffArgs>),
     /// Draw charts from compare reports (Mnps per position per engine) and
     /// bench reports (Mnps over time) into a self-contained HTML page or SVG.
-    #[command(after_help = EXIT_STATUS)]
+    #[command(after_help = REPORT_HELP)]
     Report(Deferred<ReportArgs>),
     /// Check another engine's perft against suites; bisect every wrong count
     /// down to the position and move it comes from.
@@ -110,6 +123,9 @@ pub enum Command {
         after_help = "Install: perft man --dir ~/.local/share/man/man1 (then `man perft`, `man perft-run`)"
     )]
     Man(Deferred<ManArgs>),
+    /// Print the help of the program, or of the command named
+    /// (`perft help run` is `perft run --help`).
+    Help(Deferred<HelpArgs>),
 }
 
 impl Command {

@@ -15,10 +15,26 @@ A change past the threshold but not past the noise is reported as `within noise`
 different machines, CPU kernels, modes, thread counts or bench-set versions, and suite reports
 of different checks, are refused unless --force.
 
+Examples:
+  perft diff base.json new.json
+  perft diff --threshold 5 results/bench-a.json results/bench-b.json
+
 Exit status:
   0  no count changed and no regression
   1  a count changed or a regression was flagged
   2  bad input, or the reports are not comparable";
+
+pub(super) const REPORT_HELP: &str = "\
+Examples:
+  perft report --out page.html results/*.json       # charts and tables, one page
+  perft report --out charts.svg results/compare-*.json
+
+Reports of other kinds among the files (suite, run, merge) are skipped with a note.
+
+Exit status:
+  0  the page or picture was written
+  2  bad input: nothing to chart, a report that cannot be read (the others are still drawn),
+     or an --out that does not end in .html or .svg";
 
 /// Where CI systems read a run: a JUnit XML file and annotations.
 #[derive(Debug, Args)]

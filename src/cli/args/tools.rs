@@ -25,3 +25,10 @@ pub struct CompletionsArgs {
     #[arg(value_name = "SHELL", value_enum)]
     pub shell: clap_complete::Shell,
 }
+
+#[derive(Debug, Args)]
+pub struct HelpArgs {
+    /// The command whose help to print.
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+}

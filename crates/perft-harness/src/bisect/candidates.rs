@@ -137,8 +137,12 @@ pub fn candidates(board: &Board, fen: &str, ours: u128, theirs: u128, move_list_
 fn extra_candidates(board: &Board, fen: &str, difference: u128) -> (Vec<NamedMove>, Option<String>) {
     let mut moves = illegal_moves(board, fen);
     let count = |why: Why| moves.iter().filter(|m| m.why == Some(why)).count() as u128;
-    let kinds = Why::BY_LIKELIHOOD.iter().filter(|&&why| count(why) > 0).count();
-    let likely = if kinds > 1 && moves.len() as u128 == difference {
+    // A path without a legality test makes every pseudo-legal move: the
+    // king-safety kinds, not castling with a right taken away.
+    let unsafe_kinds = |why: &&Why| why.family() == Family::KingSafety && count(**why) > 0;
+    let kinds = Why::BY_LIKELIHOOD.iter().filter(unsafe_kinds).count();
+    let pseudo: u128 = Why::BY_LIKELIHOOD.iter().filter(unsafe_kinds).map(|&why| count(why)).sum();
+    let likely = if kinds > 1 && pseudo == difference {
         // Every one of them: no legality test at all on that path.
         Some("every illegal move (no legality test)".to_string())
     } else {
@@ -161,7 +165,13 @@ fn missing_candidates(board: &Board, difference: u128) -> (Vec<NamedMove>, Optio
         .iter()
         .map(|&mv| {
             let uci = board.uci(mv);
-            NamedMove { class: super::classify(board, &uci), uci, why: None, attackers: Vec::new() }
+            NamedMove {
+                class: super::classify(board, &uci),
+                uci,
+                why: None,
+                attackers: Vec::new(),
+                detail: None,
+            }
         })
         .collect();
     let of = |classes: &[MoveClass]| {

@@ -5,7 +5,13 @@
 //! (every move the pieces can make by how they move, castling with its
 //! right and an empty path, en passant onto the square the FEN names),
 //! then played on a copy of the occupancy to see whether its own king is
-//! attacked after it, and by what.
+//! attacked after it, and by what. A move that is not even pseudo-legal is
+//! told in the author's words where it is one of the classic bugs:
+//! castling without the right (which right, and the capture or move that
+//! should have removed it, found by walking back through the moves that
+//! reached the position), castling with pieces between the king and the
+//! rook, en passant onto a square the position does not give (and why it
+//! does not: the double push lapsed, or the pawn came one square).
 
 use std::fmt;
 
@@ -37,8 +43,23 @@ pub enum Why {
     CheckIgnored,
     /// The king steps onto an attacked square.
     KingIntoCheck,
+    /// Castling with a right its rook's capture, on the rook's square,
+    /// should have removed.
+    CastlesAfterRookCaptured,
+    /// Castling with a right its rook's move should have removed.
+    CastlesAfterRookMoved,
+    /// Castling with a right a king move should have removed.
+    CastlesAfterKingMoved,
+    /// Castling with a right the position never had (its FEN, or the
+    /// moves that led to the test position, gave none).
+    CastlesWithoutRight,
+    /// Castling with the right, but with pieces between the king and the
+    /// rook, or on the squares they go to.
+    CastlesThroughPieces,
+    /// An en-passant capture onto a square the position does not give.
+    EnPassantWithoutSquare,
     /// Not a move the piece can make there (wrong shape, blocked, no such
-    /// piece, no castling right, no en-passant square).
+    /// piece).
     NotPseudoLegal,
 }
 
@@ -51,6 +72,14 @@ pub enum Family {
     /// One family, so an engine without any such test is one cause,
     /// whatever moves show it.
     KingSafety,
+    /// Castling with a right the position does not have: the rights are
+    /// not updated when a rook is captured or moves, or the king moves.
+    CastlingRight,
+    /// Castling with pieces between the king and the rook.
+    CastlingPath,
+    /// En passant onto a square the position does not give: the square is
+    /// kept too long, or set by a one-square step.
+    EnPassantSquare,
     /// Not even pseudo-legal: the move generation itself is wrong.
     NotPseudoLegal,
 }
@@ -58,7 +87,7 @@ pub enum Family {
 impl Why {
     /// Kinds in the order a count's candidates are tried: the rarer and
     /// more often wrong first.
-    pub const BY_LIKELIHOOD: [Why; 8] = [
+    pub const BY_LIKELIHOOD: [Why; 14] = [
         Why::EnPassantExposesKing,
         Why::CastlesThroughCheck,
         Why::CastlesOutOfCheck,
@@ -66,12 +95,24 @@ impl Why {
         Why::PinnedPieceMoves,
         Why::CheckIgnored,
         Why::KingIntoCheck,
+        Why::CastlesAfterRookCaptured,
+        Why::CastlesAfterRookMoved,
+        Why::CastlesAfterKingMoved,
+        Why::CastlesWithoutRight,
+        Why::CastlesThroughPieces,
+        Why::EnPassantWithoutSquare,
         Why::NotPseudoLegal,
     ];
 
     /// What it comes down to.
     pub fn family(self) -> Family {
         match self {
+            Why::CastlesAfterRookCaptured
+            | Why::CastlesAfterRookMoved
+            | Why::CastlesAfterKingMoved
+            | Why::CastlesWithoutRight => Family::CastlingRight,
+            Why::CastlesThroughPieces => Family::CastlingPath,
+            Why::EnPassantWithoutSquare => Family::EnPassantSquare,
             Why::NotPseudoLegal => Family::NotPseudoLegal,
             _ => Family::KingSafety,
         }
@@ -88,6 +129,12 @@ impl fmt::Display for Why {
             Why::PinnedPieceMoves => "pinned piece leaving its line",
             Why::CheckIgnored => "check not answered",
             Why::KingIntoCheck => "king stepping into an attack",
+            Why::CastlesAfterRookCaptured => "the right kept after its rook was captured",
+            Why::CastlesAfterRookMoved => "the right kept after its rook moved",
+            Why::CastlesAfterKingMoved => "the right kept after the king moved",
+            Why::CastlesWithoutRight => "a right the position does not give",
+            Why::CastlesThroughPieces => "castling with pieces between the king and the rook",
+            Why::EnPassantWithoutSquare => "en passant without the en-passant square",
             Why::NotPseudoLegal => "not a move of that piece there",
         })
     }
@@ -97,6 +144,9 @@ impl fmt::Display for Family {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Family::KingSafety => "moves that leave or put their own king in check",
+            Family::CastlingRight => "castling without the right",
+            Family::CastlingPath => "castling with pieces between the king and the rook",
+            Family::EnPassantSquare => "en passant onto a square the position does not give",
             Family::NotPseudoLegal => "moves that are not even pseudo-legal",
         })
     }
@@ -114,10 +164,16 @@ pub struct NamedMove {
     /// Why it is illegal, for an illegal one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why: Option<Why>,
-    /// The pieces that attack the king after it (`knight on g4`), or the
-    /// attacked squares castling crosses.
+    /// The pieces that attack the king after it (`knight on g4`), the
+    /// attacked squares castling crosses, or the pieces in castling's way.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attackers: Vec<String>,
+    /// For castling without the right or en passant without the square, in
+    /// words: which right, and the move that should have removed it
+    /// (`black's kingside right went with b2h8, 2 plies before: the bishop
+    /// took the rook on h8`); why there is no en-passant square.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 /// The en-passant square a FEN names, if any (even one no pawn can take:
@@ -299,19 +355,208 @@ pub fn illegal_move(board: &Board, fen: &str, text: &str) -> NamedMove {
     let class = classify(board, text);
     let pseudo =
         pseudo_legal_moves(board, fen_en_passant(fen)).into_iter().find(|&mv| names(board, mv, text));
-    let (why, attackers) = match pseudo.map(|mv| self_check(board, mv)) {
-        Some(Some((why, attackers))) => (why, attackers),
-        _ => (Why::NotPseudoLegal, Vec::new()),
+    let named = |why, attackers, detail| NamedMove {
+        uci: text.to_string(),
+        class,
+        why: Some(why),
+        attackers,
+        detail,
     };
-    NamedMove { uci: text.to_string(), class, why: Some(why), attackers }
+    match pseudo.map(|mv| self_check(board, mv)) {
+        Some(Some((why, attackers))) => named(why, attackers, None),
+        Some(None) => named(Why::NotPseudoLegal, Vec::new(), None),
+        None => match not_pseudo_legal(board, fen, text, class) {
+            Some((why, attackers, detail)) => named(why, attackers, Some(detail)),
+            None => named(Why::NotPseudoLegal, Vec::new(), None),
+        },
+    }
 }
 
-/// The pseudo-legal moves that are illegal here, named.
+/// `text`'s squares, and the king of the side to move on its back rank
+/// moving along it as castling is written (two files or more, or onto its
+/// own rook): the side it castles to.
+fn castling_side(board: &Board, text: &str) -> Option<(Square, Square, CastlingSide)> {
+    let (from, to) = (text.get(0..2)?.parse::<Square>().ok()?, text.get(2..4)?.parse::<Square>().ok()?);
+    let us = board.side_to_move();
+    let back = if us == Color::White { Rank::First } else { Rank::Eighth };
+    let king = board.piece_on(from).is_some_and(|p| p.color() == us && p.kind() == PieceKind::King);
+    if !king || from.rank() != back || to.rank() != back {
+        return None;
+    }
+    Some((from, to, if to.file() > from.file() { CastlingSide::King } else { CastlingSide::Queen }))
+}
+
+fn side_name(side: CastlingSide) -> &'static str {
+    match side {
+        CastlingSide::King => "kingside",
+        CastlingSide::Queen => "queenside",
+    }
+}
+
+/// A move that is not even pseudo-legal, told as the classic bug it is
+/// where it is one: castling without the right or through pieces, en
+/// passant without the square. Why, what is in the way, and the story in
+/// words.
+fn not_pseudo_legal(
+    board: &Board,
+    fen: &str,
+    text: &str,
+    class: MoveClass,
+) -> Option<(Why, Vec<String>, String)> {
+    let us = board.side_to_move();
+    match class {
+        MoveClass::Castling => {
+            let (king, to, side) = castling_side(board, text)?;
+            let Some(rook) = board.castling_rook(us, side) else {
+                let (why, detail) = right_lost(board, us, side).map_or_else(
+                    || {
+                        let field = fen.split_whitespace().nth(2).unwrap_or("-");
+                        let detail = format!(
+                            "the position gives {us} no {} right (castling field `{field}`)",
+                            side_name(side)
+                        );
+                        (Why::CastlesWithoutRight, detail)
+                    },
+                    |lost| (lost.why, lost.detail),
+                );
+                return Some((why, Vec::new(), detail));
+            };
+            let castle = Move::new(king, rook, MoveKind::Castle);
+            let path = span(king, castle.king_destination()) | span(rook, castle.piece_destination());
+            let blockers = path & board.occupied().without(king).without(rook);
+            let named_rook = to == rook || to == castle.king_destination();
+            (named_rook && blockers.any()).then(|| {
+                let detail = format!("{us}'s {} castling needs its path empty", side_name(side));
+                (Why::CastlesThroughPieces, describe(board, blockers), detail)
+            })
+        }
+        MoveClass::EnPassant => {
+            let to = text.get(2..4)?.parse::<Square>().ok()?;
+            Some((Why::EnPassantWithoutSquare, Vec::new(), lapsed_square(board, fen, to)))
+        }
+        _ => None,
+    }
+}
+
+/// A castling right that went along the moves that reached a position.
+struct LostRight {
+    /// How it went: its rook captured, its rook moved, the king moved.
+    why: Why,
+    /// The story: `black's kingside right went with b2h8, 2 plies before:
+    /// the bishop took the rook on h8`.
+    detail: String,
+    /// Where the king and the rook stood while it was held.
+    king: Square,
+    rook: Square,
+}
+
+/// Where `color`'s right to castle on `side` went, walking back through
+/// the moves that reached `board`; `None` if the board never had it.
+fn right_lost(board: &Board, color: Color, side: CastlingSide) -> Option<LostRight> {
+    let mut before = board.clone();
+    for plies in 1.. {
+        let mv = before.moves_played().last()?;
+        let after = before.castling_rights();
+        before.unmake();
+        if !before.castling_rights().has(color, side) || after.has(color, side) {
+            continue;
+        }
+        let rook = before.castling_rook(color, side)?;
+        let mover = before.piece_on(mv.from())?;
+        let text = before.uci(mv);
+        let (why, what) = if mover.color() != color && mv.to() == rook {
+            (
+                Why::CastlesAfterRookCaptured,
+                format!("the {} took the rook on {rook}", piece_name(mover.kind())),
+            )
+        } else if mv.from() == rook && !mv.is_castle() {
+            (Why::CastlesAfterRookMoved, format!("the rook left {rook}"))
+        } else {
+            (Why::CastlesAfterKingMoved, "the king moved".to_string())
+        };
+        let ago = if plies == 1 { "the last move".to_string() } else { format!("{plies} plies before") };
+        let detail = format!("{color}'s {} right went with {text}, {ago}: {what}", side_name(side));
+        return Some(LostRight { why, detail, king: before.king(color), rook });
+    }
+    None
+}
+
+/// The castling moves a generator that forgets to remove rights would
+/// still make here: for each right of the side to move that went along
+/// the moves that reached `board`, with the king where it stood then and
+/// the squares it and the rook go through empty (the rook's own square
+/// may hold what took it). Written as the board writes castling.
+fn lost_castles(board: &Board) -> Vec<String> {
+    let us = board.side_to_move();
+    let mut texts = Vec::new();
+    for side in [CastlingSide::King, CastlingSide::Queen] {
+        if board.castling_rook(us, side).is_some() {
+            continue;
+        }
+        let Some(lost) = right_lost(board, us, side) else { continue };
+        if board.king(us) != lost.king {
+            continue;
+        }
+        let castle = Move::new(lost.king, lost.rook, MoveKind::Castle);
+        let path = span(lost.king, castle.king_destination()) | span(lost.rook, castle.piece_destination());
+        if (path & board.occupied().without(lost.king).without(lost.rook)).any() {
+            continue;
+        }
+        let to = if board.is_chess960() { lost.rook } else { castle.king_destination() };
+        texts.push(format!("{}{to}", lost.king));
+    }
+    texts
+}
+
+/// Why there is no en-passant square onto `to` at `board` (written `fen`):
+/// the double push of the pawn beside it lapsed, the pawn came one square,
+/// or there is no such pawn.
+fn lapsed_square(board: &Board, fen: &str, to: Square) -> String {
+    let field = fen.split_whitespace().nth(3).unwrap_or("-");
+    let victim = Square::index(to as usize ^ 8);
+    let them = !board.side_to_move();
+    let has_pawn = board.piece_on(victim).is_some_and(|p| p.color() == them && p.kind() == PieceKind::Pawn);
+    let mut story = format!("the position's en-passant field is `{field}`");
+    if !has_pawn {
+        story.push_str(&format!(": no pawn of {them}'s on {victim} to take"));
+        return story;
+    }
+    let mut before = board.clone();
+    for plies in 1..=board.ply() {
+        let Some(mv) = before.moves_played().last() else { break };
+        before.unmake();
+        if mv.to() != victim {
+            continue;
+        }
+        let text = before.uci(mv);
+        if mv.kind() == MoveKind::DoublePush && plies == 1 {
+            let square = Square::index((mv.from() as usize + mv.to() as usize) / 2);
+            story.push_str(&format!(": {text} was the last move, which gives {square}, not {to}"));
+        } else if mv.kind() == MoveKind::DoublePush {
+            story.push_str(&format!(
+                ": {text} pushed that pawn two squares {plies} plies before, and the square lapsed after the \
+                 next move"
+            ));
+        } else {
+            story.push_str(&format!(
+                ": the pawn on {victim} came with {text}, which gives no en-passant square"
+            ));
+        }
+        return story;
+    }
+    story
+}
+
+/// The pseudo-legal moves that are illegal here, named; and castling with
+/// a right the moves that reached `board` took away ([`lost_castles`]),
+/// which an engine that forgets to remove rights still makes.
 pub fn illegal_moves(board: &Board, fen: &str) -> Vec<NamedMove> {
     let legal = board.legal_moves();
-    pseudo_legal_moves(board, fen_en_passant(fen))
+    let mut named: Vec<NamedMove> = pseudo_legal_moves(board, fen_en_passant(fen))
         .into_iter()
         .filter(|mv| !legal.iter().any(|l| l == mv))
         .map(|mv| illegal_move(board, fen, &board.uci(mv)))
-        .collect()
+        .collect();
+    named.extend(lost_castles(board).iter().map(|text| illegal_move(board, fen, text)));
+    named
 }

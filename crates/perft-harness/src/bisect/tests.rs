@@ -49,13 +49,82 @@ fn extra_moves_are_told_why_they_are_illegal() {
         (Some(Why::CastlesThroughCheck), vec!["f1 attacked".into()])
     );
     assert_eq!(why("6rk/7p/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1").0, Some(Why::CastlesIntoCheck));
-    // A bishop moving like a rook, castling without the right, a piece of
-    // the other side: not even pseudo-legal.
-    for mv in ["e2e4", "e1c1", "e8e7"] {
+    // A bishop moving like a rook, a piece of the other side: not even
+    // pseudo-legal.
+    for mv in ["e2e4", "e8e7"] {
         assert_eq!(why("4k3/8/8/8/8/8/4B3/4K2R w K - 0 1", mv).0, Some(Why::NotPseudoLegal), "{mv}");
     }
     assert_eq!(Why::CastlesThroughCheck.family(), Family::KingSafety);
     assert_eq!(Why::NotPseudoLegal.family(), Family::NotPseudoLegal);
+}
+
+/// `fen` with `moves` played, and what the bisection says of `mv` there:
+/// why, attackers or blockers, and the story.
+fn after(fen: &str, moves: &[&str], mv: &str) -> (Option<Why>, Vec<String>, String) {
+    let mut b = board(fen);
+    for text in moves {
+        let played = b.parse_uci(text).unwrap();
+        b.make(played);
+    }
+    let named = illegal_move(&b, &b.fen(), mv);
+    (named.why, named.attackers, named.detail.unwrap_or_default())
+}
+
+#[test]
+fn castling_without_the_right_names_the_right_and_what_took_it() {
+    // The bishop takes the rook on its corner: the right goes with it.
+    let (why, _, detail) = after("r3k2r/8/8/8/8/8/6B1/4K3 w kq - 0 1", &["g2a8"], "e8c8");
+    assert_eq!(why, Some(Why::CastlesAfterRookCaptured));
+    assert_eq!(
+        detail,
+        "black's queenside right went with g2a8, the last move: the bishop took the rook on a8"
+    );
+    assert_eq!(Why::CastlesAfterRookCaptured.family(), Family::CastlingRight);
+    // The rook went away and came back; the king went away and came back.
+    let moves = ["h8h7", "e1e2", "h7h8", "e2e1"];
+    let (why, _, detail) = after("r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1", &moves, "e8g8");
+    assert_eq!(why, Some(Why::CastlesAfterRookMoved));
+    assert_eq!(detail, "black's kingside right went with h8h7, 4 plies before: the rook left h8");
+    let moves = ["e8e7", "e1e2", "e7e8", "e2e1"];
+    let (why, _, detail) = after("r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1", &moves, "e8g8");
+    assert_eq!(why, Some(Why::CastlesAfterKingMoved));
+    assert!(detail.starts_with("black's kingside right went with e8e7, 4 plies before"), "{detail}");
+    // A right the position never had.
+    let (why, _, detail) = after("r3k2r/8/8/8/8/8/8/4K3 b k - 0 1", &[], "e8c8");
+    assert_eq!(why, Some(Why::CastlesWithoutRight));
+    assert_eq!(detail, "the position gives black no queenside right (castling field `k`)");
+    // With the right, through a knight.
+    let (why, blockers, _) = after("rn2k2r/8/8/8/8/8/8/4K3 b kq - 0 1", &[], "e8c8");
+    assert_eq!((why, blockers), (Some(Why::CastlesThroughPieces), vec!["knight on b8".to_string()]));
+    assert_eq!(Why::CastlesThroughPieces.family(), Family::CastlingPath);
+}
+
+#[test]
+fn en_passant_without_the_square_says_why_there_is_none() {
+    let (why, _, detail) = after("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", &["d7d5", "e1e2", "e8e7"], "e5d6");
+    assert_eq!(why, Some(Why::EnPassantWithoutSquare));
+    assert!(detail.contains("d7d5 pushed that pawn two squares 3 plies before"), "{detail}");
+    let (why, _, detail) = after("4k3/8/3p4/4P3/8/8/8/4K3 b - - 0 1", &["d6d5"], "e5d6");
+    assert_eq!(why, Some(Why::EnPassantWithoutSquare));
+    assert!(detail.contains("came with d6d5, which gives no en-passant square"), "{detail}");
+    let (_, _, detail) = after("4k3/8/8/4P3/8/8/8/4K3 w - - 0 1", &[], "e5d6");
+    assert!(detail.contains("no pawn of black's on d5"), "{detail}");
+    assert_eq!(Why::EnPassantWithoutSquare.family(), Family::EnPassantSquare);
+}
+
+#[test]
+fn a_count_too_high_after_a_rook_capture_has_the_castle_as_candidate() {
+    let mut b = board("r3k2r/8/8/8/8/8/6B1/4K3 w kq - 0 1");
+    b.make(b.parse_uci("g2a8").unwrap());
+    let fen = b.fen();
+    let legal = b.legal_moves().len() as u128;
+    let extra = candidates(&b, &fen, legal, legal + 1, false);
+    assert_eq!(extra.moves.len(), 1, "{:?}", extra.moves);
+    assert_eq!(
+        (extra.moves[0].uci.as_str(), extra.moves[0].why),
+        ("e8c8", Some(Why::CastlesAfterRookCaptured))
+    );
+    assert_eq!(extra.family(), Some(Family::CastlingRight));
 }
 
 #[test]

@@ -67,16 +67,39 @@ fn list(items: impl IntoIterator<Item = String>) -> String {
     items.into_iter().collect::<Vec<_>>().join(", ")
 }
 
+/// The kinds of legal moves an engine does not generate, in its author's
+/// words: `promotion to a rook missing`; where the pieces left out say
+/// more, that too (`... missing (only promotions to a queen: no
+/// underpromotions)`).
+fn missing_text(missing: &BTreeSet<MoveClass>) -> String {
+    use crate::bisect::PromotionPiece::{Bishop, Knight, Queen, Rook};
+    let promotions: Vec<_> = [Knight, Bishop, Rook, Queen]
+        .into_iter()
+        .filter(|&piece| missing.contains(&MoveClass::Promotion(piece)))
+        .collect();
+    let text = format!("{} missing", list(missing.iter().map(ToString::to_string)));
+    match promotions.as_slice() {
+        [Knight, Bishop, Rook] => format!("{text} (only promotions to a queen: no underpromotions)"),
+        [Knight, Bishop, Rook, Queen] => format!("{text} (no promotions at all)"),
+        _ => text,
+    }
+}
+
 impl std::fmt::Display for CauseKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CauseKey::Moves { missing, illegal, duplicated } => {
                 let mut parts = Vec::new();
                 if !missing.is_empty() {
-                    parts.push(format!("{} missing", list(missing.iter().map(ToString::to_string))));
+                    parts.push(missing_text(missing));
                 }
-                if !illegal.is_empty() {
-                    parts.push(format!("extra (illegal) {}", list(illegal.iter().map(ToString::to_string))));
+                // The classic bugs are named as such; the broad families
+                // as what the extra moves are.
+                let (named, broad): (Vec<&Family>, Vec<&Family>) =
+                    illegal.iter().partition(|f| !matches!(f, Family::KingSafety | Family::NotPseudoLegal));
+                parts.extend(named.iter().map(ToString::to_string));
+                if !broad.is_empty() {
+                    parts.push(format!("extra (illegal) {}", list(broad.iter().map(ToString::to_string))));
                 }
                 if *duplicated {
                     parts.push("a move listed twice".into());
@@ -216,7 +239,9 @@ fn illegal_kinds(results: &[CheckResult], indexes: &[usize]) -> Vec<String> {
         .filter_map(|&i| bisection_of(results, i))
         .flat_map(|b| b.illegal.iter().filter_map(|m| m.why))
         .collect();
-    Why::BY_LIKELIHOOD.iter().filter(|w| seen.contains(w)).map(ToString::to_string).collect()
+    // A family with one kind says it all already.
+    let said = |why: &Why| matches!(why.family(), Family::CastlingPath | Family::EnPassantSquare);
+    Why::BY_LIKELIHOOD.iter().filter(|w| seen.contains(w) && !said(w)).map(ToString::to_string).collect()
 }
 
 /// The likeliest kinds of candidates a cause's bisections named, in words.
@@ -334,6 +359,30 @@ mod tests {
         assert_eq!(classify(&promote, "b7b8q"), MoveClass::Promotion(PromotionPiece::Queen));
         assert_eq!(classify(&promote, "b7b8x"), MoveClass::Unreadable);
         assert_eq!(classify(&promote, "a2a4"), MoveClass::DoublePush);
+    }
+
+    #[test]
+    fn classic_bugs_are_named_in_the_authors_words() {
+        use PromotionPiece::{Bishop, Knight, Rook};
+        let key = |missing: &[MoveClass], illegal: &[Family]| {
+            let missing = missing.iter().copied().collect();
+            let illegal = illegal.iter().copied().collect();
+            CauseKey::Moves { missing, illegal, duplicated: false }.to_string()
+        };
+        let under = [MoveClass::Promotion(Knight), MoveClass::Promotion(Bishop), MoveClass::Promotion(Rook)];
+        assert_eq!(
+            key(&under, &[]),
+            "promotion to a knight, promotion to a bishop, promotion to a rook missing (only promotions to \
+             a queen: no underpromotions)"
+        );
+        assert_eq!(key(&under[2..], &[]), "promotion to a rook missing");
+        assert_eq!(key(&[MoveClass::EnPassant, MoveClass::Castling], &[]), "en passant, castling missing");
+        assert_eq!(key(&[], &[Family::CastlingRight]), "castling without the right");
+        assert_eq!(
+            key(&[], &[Family::EnPassantSquare, Family::NotPseudoLegal]),
+            "en passant onto a square the position does not give; extra (illegal) moves that are not even \
+             pseudo-legal"
+        );
     }
 
     #[test]

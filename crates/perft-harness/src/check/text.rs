@@ -26,13 +26,15 @@ pub fn plural(count: usize, noun: &str) -> String {
     }
 }
 
-/// `file:line` for messages; lines of the bundled suites are named
-/// `default.epd:121 (built in)`.
+/// `file:line` for messages (the file alone for line 0: the file as a
+/// whole); lines of the bundled suites are named `default.epd:121 (built
+/// in)`.
 pub fn location(file: &str, line: usize) -> String {
+    let at = if line == 0 { file.to_string() } else { format!("{file}:{line}") };
     if is_bundled(file) {
-        format!("{file}:{line} (built in)")
+        format!("{at} (built in)")
     } else {
-        format!("{file}:{line}")
+        at
     }
 }
 
@@ -41,13 +43,16 @@ pub fn location(file: &str, line: usize) -> String {
 fn by_reason(moves: &[NamedMove]) -> String {
     let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
     for named in moves {
-        let reason = match (named.why, named.attackers.is_empty()) {
+        let mut reason = match (named.why, named.attackers.is_empty()) {
             (Some(why), false) if why != Why::NotPseudoLegal => {
                 format!("{why}: {}", named.attackers.join(", "))
             }
             (Some(why), _) => why.to_string(),
             (None, _) => named.class.to_string(),
         };
+        if let Some(detail) = &named.detail {
+            reason = format!("{reason}; {detail}");
+        }
         match groups.iter_mut().find(|(r, _)| *r == reason) {
             Some((_, group)) => group.push(&named.uci),
             None => groups.push((reason, vec![&named.uci])),

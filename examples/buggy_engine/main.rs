@@ -29,6 +29,13 @@
 //!   move's position directly, it counts right.
 //! - `--bug first-answer`: its first count two plies deep or more is one
 //!   node too many; asked again, it counts right.
+//! - `--bug castling-rights`: keeps a castling right after its rook is
+//!   captured on its square (a king or rook move still removes it), and
+//!   castles with it through an empty path.
+//! - `--bug castling-path`: castles with the right and the king safe, but
+//!   with pieces between the king and the rook.
+//! - `--bug ep-lapse`: keeps an en-passant square past the move after its
+//!   double push, and captures onto it while the pushed pawn stands.
 //! - `--crash-on FEN`: aborts when asked to count the position whose first
 //!   four FEN fields are these.
 //! - `--crash-after N`: aborts when asked for a count after its first N.
@@ -75,23 +82,13 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use perft::attacks::pawn_attacks;
-use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
-use perft::{CastlingSide, Color, Move, MoveKind, PieceKind, Square};
+use perft::board::STARTPOS_FEN;
 
-#[derive(Clone, Copy, PartialEq)]
-enum Bug {
-    None,
-    EnPassant,
-    EnPassantPin,
-    Underpromotion,
-    RookPromotion,
-    NoKingSafety,
-    LeafEnPassantPin,
-    Duplicate,
-    DivideOff,
-    FirstAnswer,
-}
+mod careless;
+mod movegen;
+
+use careless::Listed;
+use movegen::{count, count_after, listed, Bug, Position};
 
 /// A count two plies deep or more was answered (for `--bug first-answer`).
 static ANSWERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -121,195 +118,6 @@ enum GoPerft {
     Counts,
     Search,
     Silent,
-}
-
-/// A position as this engine sees it: the board, and the en-passant square
-/// kept the careless way (any double push, legal capture or not).
-struct Position {
-    board: Board,
-    en_passant: Option<Square>,
-}
-
-impl Position {
-    fn new(fen: &str, moves: &[&str], chess960: bool) -> Result<Position, String> {
-        let options = FenOptions { castling: CastlingMode::from_chess960(chess960), relaxed: true };
-        let board = Board::from_fen_with(fen, options).map_err(|e| e.to_string())?;
-        let en_passant = fen.split_whitespace().nth(3).and_then(|s| s.parse().ok());
-        let mut position = Position { board, en_passant };
-        for text in moves {
-            let mv = position.board.parse_uci(text).map_err(|e| e.to_string())?;
-            position.en_passant = double_push_square(mv);
-            position.board.make(mv);
-        }
-        Ok(position)
-    }
-}
-
-/// The square a double push skipped.
-fn double_push_square(mv: Move) -> Option<Square> {
-    (mv.kind() == MoveKind::DoublePush).then(|| Square::index((mv.from() as usize + mv.to() as usize) / 2))
-}
-
-/// En-passant captures onto `ep` by every pawn beside the pushed pawn,
-/// legal or not.
-fn careless_ep_captures(board: &Board, en_passant: Option<Square>) -> Vec<Move> {
-    let Some(ep) = en_passant else { return Vec::new() };
-    let us = board.side_to_move();
-    let victim = Square::index(ep as usize ^ 8);
-    let pushed = board.piece_on(victim).is_some_and(|p| p.kind() == PieceKind::Pawn && p.color() != us);
-    if !pushed || board.piece_on(ep).is_some() {
-        return Vec::new();
-    }
-    let capturers = pawn_attacks(!us, ep) & board.colored(us, PieceKind::Pawn);
-    capturers.into_iter().map(|from| Move::new(from, ep, MoveKind::EnPassant)).collect()
-}
-
-/// Every move the side to move's pieces can make by how they move, whatever
-/// happens to its king: square by square, ray by ray. Written apart from
-/// the harness's own pseudo-legal generator, which the tests check with it.
-fn pseudo_legal(board: &Board, en_passant: Option<Square>) -> Vec<Move> {
-    let us = board.side_to_move();
-    let mut moves = Vec::new();
-    let ours = |sq: Square| board.piece_on(sq).is_some_and(|p| p.color() == us);
-    let theirs = |sq: Square| board.piece_on(sq).is_some_and(|p| p.color() != us);
-    for from in (0..64).map(Square::index).filter(|&sq| ours(sq)) {
-        let kind = board.piece_on(from).expect("our piece").kind();
-        let (steps, slides): (&[(i8, i8)], bool) = match kind {
-            PieceKind::Pawn => {
-                pawn_moves(board, from, en_passant, &mut moves);
-                continue;
-            }
-            PieceKind::Knight => {
-                (&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)], false)
-            }
-            PieceKind::Bishop => (&[(1, 1), (1, -1), (-1, 1), (-1, -1)], true),
-            PieceKind::Rook => (&[(1, 0), (-1, 0), (0, 1), (0, -1)], true),
-            PieceKind::Queen | PieceKind::King => (
-                &[(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)],
-                kind == PieceKind::Queen,
-            ),
-        };
-        for &(files, ranks) in steps {
-            let mut to = from.offset(files, ranks);
-            while let Some(sq) = to.filter(|&sq| !ours(sq)) {
-                moves.push(Move::new(from, sq, MoveKind::Normal));
-                if !slides || theirs(sq) {
-                    break;
-                }
-                to = sq.offset(files, ranks);
-            }
-        }
-    }
-    moves.extend(castles(board));
-    moves
-}
-
-/// A pawn's pushes, captures, en passant onto `en_passant`, promotions.
-fn pawn_moves(board: &Board, from: Square, en_passant: Option<Square>, moves: &mut Vec<Move>) {
-    let us = board.side_to_move();
-    let ahead: i8 = if us == Color::White { 1 } else { -1 };
-    let rank = from as usize / 8;
-    let (start, last) = if us == Color::White { (1, 7) } else { (6, 0) };
-    let mut add = |to: Square, kind: MoveKind| {
-        if to as usize / 8 == last {
-            for piece in [PieceKind::Knight, PieceKind::Bishop, PieceKind::Rook, PieceKind::Queen] {
-                moves.push(Move::new(from, to, MoveKind::promotion(piece).expect("a promotion piece")));
-            }
-        } else {
-            moves.push(Move::new(from, to, kind));
-        }
-    };
-    if let Some(one) = from.offset(0, ahead).filter(|&sq| board.piece_on(sq).is_none()) {
-        add(one, MoveKind::Normal);
-        if let Some(two) = one.offset(0, ahead).filter(|&sq| rank == start && board.piece_on(sq).is_none()) {
-            add(two, MoveKind::DoublePush);
-        }
-    }
-    for files in [-1, 1] {
-        let Some(to) = from.offset(files, ahead) else { continue };
-        if board.piece_on(to).is_some_and(|p| p.color() != us) {
-            add(to, MoveKind::Normal);
-        } else if Some(to) == en_passant && board.piece_on(to).is_none() {
-            add(to, MoveKind::EnPassant);
-        }
-    }
-}
-
-/// Castling with the right and nothing between, attacked or not.
-fn castles(board: &Board) -> Vec<Move> {
-    let us = board.side_to_move();
-    let king = board.king(us);
-    let rank = king as usize / 8 * 8;
-    let mut moves = Vec::new();
-    for (side, king_file, rook_file) in [(CastlingSide::King, 6, 5), (CastlingSide::Queen, 2, 3)] {
-        let Some(rook) = board.castling_rook(us, side) else { continue };
-        let span = |a: usize, b: usize| a.min(b)..=a.max(b);
-        let (king_from, rook_from) = (king as usize % 8, rook as usize % 8);
-        let clear = span(king_from, king_file).chain(span(rook_from, rook_file)).all(|file| {
-            let sq = Square::index(rank + file);
-            sq == king || sq == rook || board.piece_on(sq).is_none()
-        });
-        if clear {
-            moves.push(Move::new(king, rook, MoveKind::Castle));
-        }
-    }
-    moves
-}
-
-/// The moves this engine lists.
-fn moves(board: &Board, en_passant: Option<Square>, bug: Bug) -> Vec<Move> {
-    let mut list: Vec<Move> = match bug {
-        Bug::NoKingSafety => pseudo_legal(board, en_passant.or(board.en_passant())),
-        _ => board.legal_moves().into_iter().collect(),
-    };
-    list.retain(|m| match bug {
-        Bug::EnPassant => !m.is_en_passant(),
-        Bug::Underpromotion => m.promotion().is_none_or(|p| p == PieceKind::Queen),
-        Bug::RookPromotion => m.promotion() != Some(PieceKind::Rook),
-        _ => true,
-    });
-    // After an illegal move the side to move may be able to take the king;
-    // like any engine, this one never generates king captures.
-    list.retain(|m| board.piece_on(m.to()).is_none_or(|p| p.kind() != PieceKind::King));
-    if bug == Bug::EnPassantPin {
-        for capture in careless_ep_captures(board, en_passant) {
-            if !list.contains(&capture) {
-                list.push(capture);
-            }
-        }
-    }
-    if bug == Bug::Duplicate {
-        if let Some(&double) = list.iter().find(|m| m.kind() == MoveKind::DoublePush) {
-            list.push(double);
-        }
-    }
-    list
-}
-
-/// The count one ply deep, by the count-only path (no move list).
-fn leaf_count(board: &Board, en_passant: Option<Square>, bug: Bug) -> u64 {
-    let listed = moves(board, en_passant, bug).len() as u64;
-    if bug != Bug::LeafEnPassantPin {
-        return listed;
-    }
-    let legal = board.legal_moves();
-    listed + careless_ep_captures(board, en_passant).iter().filter(|m| !legal.contains(m)).count() as u64
-}
-
-fn count(board: &mut Board, en_passant: Option<Square>, depth: u32, bug: Bug) -> u64 {
-    match depth {
-        0 => 1,
-        1 => leaf_count(board, en_passant, bug),
-        _ => {
-            let mut nodes = 0;
-            for mv in moves(board, en_passant, bug) {
-                board.make(mv);
-                nodes += count(board, double_push_square(mv), depth - 1, bug);
-                board.unmake();
-            }
-            nodes
-        }
-    }
 }
 
 #[derive(Clone)]
@@ -398,7 +206,7 @@ fn answer(position: &mut Position, depth: u32, options: &Options, chess960: bool
         let _ = writeln!(text, "Zählung läuft — ♔ perft {depth} …");
     }
     if quirks.moves_header {
-        let _ = writeln!(text, "Moves: {}", moves(&position.board, position.en_passant, options.bug).len());
+        let _ = writeln!(text, "Moves: {}", listed(&position.board, position.state, options.bug).len());
     }
     let total = perft(position, depth, options, chess960, &mut text);
     let mut out: Box<dyn Write> =
@@ -415,7 +223,7 @@ fn answer(position: &mut Position, depth: u32, options: &Options, chess960: bool
 /// `go perft N` as `info depth d nodes n` lines, one per depth.
 fn per_depth_info(position: &mut Position, depth: u32, bug: Bug, out: &mut impl Write) {
     for d in 1..=depth {
-        let nodes = count(&mut position.board, position.en_passant, d, bug);
+        let nodes = count(&mut position.board, position.state, d, bug);
         let _ = writeln!(out, "info depth {d} nodes {nodes} time 1");
     }
 }
@@ -437,29 +245,23 @@ fn perft(
     }
     if depth < options.divide_from {
         let total =
-            count(&mut position.board, position.en_passant, depth, options.bug) + off_by(options.bug, depth);
+            count(&mut position.board, position.state, depth, options.bug) + off_by(options.bug, depth);
         print_total(out, options.format, total);
         return total;
     }
     let mut total = 0;
     let mut off = off_by(options.bug, depth);
-    for mv in moves(&position.board, position.en_passant, options.bug) {
-        let nodes = std::mem::take(&mut off)
-            + if depth <= 1 {
-                1
-            } else {
-                position.board.make(mv);
-                let n = count(&mut position.board, double_push_square(mv), depth - 1, options.bug);
-                position.board.unmake();
-                n
-            };
+    let (bug, state) = (options.bug, position.state);
+    for item in listed(&position.board, state, bug) {
+        let text = match &item {
+            Listed::Move(mv) => mv.uci(chess960 || position.board.is_chess960()).to_string(),
+            Listed::MadeUp { text, .. } => text.clone(),
+        };
+        let below =
+            if depth <= 1 { 1 } else { count_after(&mut position.board, state, item, depth - 1, bug) };
+        let nodes = std::mem::take(&mut off) + below;
         total += nodes;
-        print_divide_line(
-            out,
-            options.format,
-            &mv.uci(chess960 || position.board.is_chess960()).to_string(),
-            nodes,
-        );
+        print_divide_line(out, options.format, &text, nodes);
     }
     let total = total + u64::from(options.quirks.divide_sum_off);
     print_total(out, options.format, total);
@@ -467,12 +269,12 @@ fn perft(
 }
 
 /// `position startpos|fen FEN [moves ...]` (UCI and the prompt alike).
-fn parse_position(words: &[&str], chess960: bool) -> Result<Position, String> {
+fn parse_position(words: &[&str], chess960: bool, bug: Bug) -> Result<Position, String> {
     let end = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
     let moves = words.get(end + 1..).unwrap_or(&[]);
     match words.get(1) {
-        Some(&"fen") => Position::new(&words[2..end].join(" "), moves, chess960),
-        _ => Position::new(STARTPOS_FEN, moves, chess960),
+        Some(&"fen") => Position::new(&words[2..end].join(" "), moves, chess960, bug),
+        _ => Position::new(STARTPOS_FEN, moves, chess960, bug),
     }
 }
 
@@ -503,18 +305,7 @@ fn parse_options(args: &[String]) -> (Options, Option<Vec<String>>, bool, bool, 
         let value = args.get(i + 1).map(String::as_str);
         match args[i].as_str() {
             "--bug" => {
-                options.bug = match value {
-                    Some("ep") => Bug::EnPassant,
-                    Some("ep-pin") => Bug::EnPassantPin,
-                    Some("underpromotion") => Bug::Underpromotion,
-                    Some("rook-promotion") => Bug::RookPromotion,
-                    Some("no-king-safety") => Bug::NoKingSafety,
-                    Some("leaf-ep-pin") => Bug::LeafEnPassantPin,
-                    Some("duplicate") => Bug::Duplicate,
-                    Some("divide-off") => Bug::DivideOff,
-                    Some("first-answer") => Bug::FirstAnswer,
-                    other => panic!("unknown bug {other:?}"),
-                };
+                options.bug = value.and_then(Bug::named).unwrap_or_else(|| panic!("unknown bug {value:?}"));
                 i += 1;
             }
             "--crash-after" => {
@@ -608,7 +399,7 @@ fn count_once(rest: &[String], options: &Options, cli: bool) {
     }
     let Ok(depth) = rest[0].parse::<u32>() else { return usage() };
     let moves: Vec<&str> = rest[2..].iter().flat_map(|m| m.split_whitespace()).collect();
-    match Position::new(&rest[1], &moves, false) {
+    match Position::new(&rest[1], &moves, false, options.bug) {
         Ok(mut position) => {
             perft(&mut position, depth, options, false, &mut std::io::stdout());
         }
@@ -666,10 +457,10 @@ impl Loop {
                 } else {
                     &words[..]
                 };
-                self.set(parse_position(words, self.chess960), out);
+                self.set(parse_position(words, self.chess960, options.bug), out);
             }
             Some("setboard") if options.setboard => {
-                self.set(Position::new(&words[1..].join(" "), &[], self.chess960), out)
+                self.set(Position::new(&words[1..].join(" "), &[], self.chess960, options.bug), out)
             }
             Some("go") if words.get(1) == Some(&"perft") => match options.go_perft {
                 GoPerft::Counts => self.count(words.get(2).and_then(|d| d.parse().ok()).unwrap_or(1)),
@@ -713,8 +504,7 @@ impl Loop {
             answer(&mut self.position, depth, options, self.chess960);
             return;
         };
-        let mut position =
-            Position { board: self.position.board.clone(), en_passant: self.position.en_passant };
+        let mut position = self.position.clone();
         let options = Options { perft_command: Vec::new(), crash_on: None, ..self.options.clone() };
         let chess960 = self.chess960;
         std::thread::spawn(move || {
@@ -741,7 +531,7 @@ fn main() {
         let _ = write!(out, "buggy engine, type help\n{}", if interactive { "> " } else { "" });
         let _ = out.flush();
     }
-    let position = Position::new(STARTPOS_FEN, &[], false).expect("start position");
+    let position = Position::new(STARTPOS_FEN, &[], false, options.bug).expect("start position");
     let mut engine = Loop { options, position, chess960: false, interactive, searching: false };
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
