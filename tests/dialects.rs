@@ -129,7 +129,7 @@ fn perft_depth_behind_a_silent_go_perft_names_an_illegal_en_passant_capture() {
         check(&alone("--go-perft silent --perft-command 'perft depth' --bug ep-pin --format dash"), &[]);
     let out = &run.stdout;
     assert_eq!(run.code, Some(1), "{out}{}", run.stderr);
-    assert!(out.contains("  `go perft 1`: no count"), "{out}");
+    assert!(out.contains("  `go perft 1`, `perft 1`, `perft 1 <start FEN>`: no count"), "{out}");
     assert!(out.contains("found (UCI): `perft depth {depth}` in its UCI loop"), "{out}");
     let causes = causes(out);
     assert_eq!(causes.len(), 1, "{out}");
@@ -198,12 +198,70 @@ fn totals_in_the_forms_engines_print_need_no_pattern() {
 fn a_program_that_counts_no_way_known_says_what_was_tried() {
     let run = check("echo=cat", &[]);
     assert_eq!(run.code, Some(2), "{}", run.stdout);
-    for tried in ["  `uci`: no uciok in 1 s", "  `perft 1`: no count", "  `divide 1`: no count"] {
-        assert!(run.stdout.contains(tried), "{tried}: {}", run.stdout);
-    }
+    // Tries in a row that came to the same are one line.
+    assert!(run.stdout.contains("  `uci`: no uciok in 1 s"), "{}", run.stdout);
+    let console = run.stdout.lines().find(|l| l.starts_with("  `perft 1`, ")).unwrap_or_default();
+    assert!(console.contains("`divide 1`") && console.ends_with(": no count"), "{}", run.stdout);
+    assert!(run.stdout.contains("`PROGRAM -d 1 -f <start FEN>`"), "{}", run.stdout);
     assert!(run.stderr.contains("echo (cat): no way to count perft found"), "{}", run.stderr);
     assert!(run.stderr.contains("--engine 'echo=uci,perft=perft {depth}:cat'"), "{}", run.stderr);
     assert!(run.seconds < 60.0, "{} s", run.seconds);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_perft_that_counts_wrong_is_named_when_nothing_else_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("zero");
+    let body = "#!/bin/sh\nwhile read -r line; do case \"$line\" in perft*) echo 'Nodes searched: 0';; \
+                quit) exit 0;; esac; done\n";
+    std::fs::write(&script, body).unwrap();
+    std::fs::set_permissions(
+        &script,
+        <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
+    )
+    .unwrap();
+    let run = check(&format!("zero={}", script.display()), &[]);
+    assert_eq!(run.code, Some(2), "{}", run.stdout);
+    assert!(run.stderr.contains("no way to count perft found"), "{}", run.stderr);
+    assert!(run.stderr.contains("`perft 1` answers 0 where we count 20"), "{}", run.stderr);
+}
+
+#[test]
+fn a_program_that_cannot_be_started_is_said_first_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("engine");
+    std::fs::write(&plain, "#!/bin/sh\n").unwrap();
+    let plain = plain.display().to_string();
+    let missing = dir.path().join("nosuch-engine").display().to_string();
+    let suite = dir.path().join("s.epd");
+    std::fs::write(&suite, SUITE).unwrap();
+    let suite = suite.display().to_string();
+    let cases = [
+        (format!("mine={missing}"), format!("engine mine: {missing}: no such file")),
+        (format!("mine=uci:{missing}"), format!("engine mine: {missing}: no such file")),
+        (format!("mine={plain}"), format!("engine mine: {plain}: not executable (chmod +x {plain})")),
+        (
+            "mine=perft-no-such-engine-anywhere".into(),
+            "perft-no-such-engine-anywhere: no such program on PATH".into(),
+        ),
+        (format!("mine=cmd:{} {{depth}} {{fen}}", dir.path().display()), "a directory, not a program".into()),
+    ];
+    for (engine, said) in &cases {
+        for command in [
+            vec!["check", "--engine", engine, &suite],
+            vec!["compare", "--engine", engine, "--positions", &suite],
+            vec!["debug", "--engine", engine, "--depth", "2"],
+        ] {
+            let output = perft().args(&command).timeout(Duration::from_secs(60)).output().unwrap();
+            let (stdout, stderr) =
+                (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+            assert_eq!(output.status.code(), Some(2), "{command:?}: {stdout}{stderr}");
+            assert!(!stdout.contains("probing"), "{command:?} probed first: {stdout}");
+            assert_eq!(stderr.lines().count(), 1, "{command:?}: one line: {stderr}");
+            assert!(stderr.starts_with("error: ") && stderr.contains(said.as_str()), "{command:?}: {stderr}");
+        }
+    }
 }
 
 #[test]

@@ -15,7 +15,7 @@ use perft::report::{
 
 use super::args::CompareArgs;
 use super::bench::{load_positions, BenchSet};
-use super::engines::{probing, resolve};
+use super::engines::{probing, resolve, startable};
 use super::output::{self, ReportTarget};
 use super::{exit_status, interrupted, INTERRUPTED};
 
@@ -84,8 +84,14 @@ fn entrants(args: &CompareArgs, named: &[(&str, &str)], out: &mut dyn Write) -> 
     let engine_options = output::engine_options(Some(args.threads), args.handshake_timeout, args.timeout)?;
     let names: Vec<&str> = named.iter().map(|(name, _)| *name).collect();
     let mut entrants = vec![ourselves(args.threads, args.hash)?];
+    // Every program checked before any is probed.
+    let mut specs = Vec::new();
     for &(name, spec) in &named[1..] {
         let spec = EngineSpec::parse(spec, &output::answer_format(&args.patterns, name, &names))?;
+        startable(name, &spec)?;
+        specs.push((name, spec));
+    }
+    for (name, spec) in specs {
         let (spec, _) = resolve(name, spec, &probing(args.handshake_timeout, engine_options.handshake), out)?;
         let run_as = run_as(&spec, args.threads);
         let engine = spec.build(name, &engine_options);

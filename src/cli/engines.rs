@@ -6,7 +6,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use anyhow::{bail, Result};
-use perft::engine::{probe, split_name, Costs, EngineSpec, Probe, ProbeOptions, Protocol};
+use perft::engine::{find_program, probe, split_name, Costs, EngineSpec, Probe, ProbeOptions, Protocol};
 
 use super::args::PatternArgs;
 use super::output;
@@ -44,7 +44,17 @@ pub fn parse_engine(text: &str, patterns: &PatternArgs) -> Result<(String, Engin
         _ => program_name(spec),
     };
     let spec = EngineSpec::parse(spec, &output::answer_format(patterns, &name, &[name.as_str()]))?;
+    startable(&name, &spec)?;
     Ok((name, spec))
+}
+
+/// An error if `spec`'s program cannot be started (a path to nothing, a
+/// file without execute permission, a name on no directory of `PATH`),
+/// said before anything is probed or counted.
+pub fn startable(name: &str, spec: &EngineSpec) -> Result<()> {
+    let program = spec.command.first().map_or("", String::as_str);
+    find_program(program).map_err(|why| anyhow::anyhow!("engine {name}: {why}"))?;
+    Ok(())
 }
 
 /// The file name of a spec's program (`stockfish` for
@@ -132,12 +142,21 @@ fn nothing_found(name: &str, program: &str, probe: &Probe) -> String {
     let lines: Vec<&str> = probe.output.lines().collect();
     let last = &lines[lines.len().saturating_sub(PROBE_OUTPUT_LINES)..];
     let quote = |spec: String| shlex::try_quote(&spec).map(|q| q.into_owned()).unwrap_or(spec);
+    // A command that counted, wrongly, is the likeliest perft.
+    let miscounted = probe.tries.iter().find_map(|t| {
+        let (answer, ours) = t.outcome.strip_suffix(')')?.split_once(" (we count ")?;
+        Some(format!(
+            "\n{} answers {answer} where we count {ours}: if that is its perft, name it as below.",
+            t.what
+        ))
+    });
     format!(
         "{name} ({program}): no way to count perft found (tried what is listed above); its last \
-         output:\n    {}\nIf it has a perft command, name it: --engine {} (a UCI engine), --engine {} (one \
+         output:\n    {}{}\nIf it has a perft command, name it: --engine {} (a UCI engine), --engine {} (one \
          without UCI), or --engine {} (run per count); see docs/engines.md. A program that starts \
          slowly may need a longer --handshake-timeout.",
         last.join("\n    "),
+        miscounted.unwrap_or_default(),
         quote(format!("{name}=uci,perft=perft {{depth}}:{program}")),
         quote(format!("{name}=console,perft=perft {{depth}},position=setboard {{fen}}:{program}")),
         quote(format!("{name}=cmd:{program} {{depth}} {{fen}}")),

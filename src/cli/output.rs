@@ -350,13 +350,21 @@ pub fn refuse_collisions(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) ->
 pub fn error_text(error: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
     for cause in error.chain() {
-        let text = cause.to_string();
+        let text = in_our_words(cause.to_string());
         if text.is_empty() || parts.last().is_some_and(|last| last.contains(&text)) {
             continue;
         }
         parts.push(text);
     }
     perft::check::text::echo_safe(&parts.join(": "))
+}
+
+/// The system's words for a missing file (they differ between systems) as
+/// every command says it.
+fn in_our_words(text: String) -> String {
+    const MISSING: [&str; 2] =
+        ["No such file or directory (os error 2)", "The system cannot find the file specified. (os error 2)"];
+    MISSING.iter().fold(text, |text, words| text.replace(words, "no such file"))
 }
 
 /// The end of a run that wrote several outputs, each attempted whatever

@@ -41,12 +41,17 @@ pub fn read_regular(path: &Path, max_bytes: u64) -> std::io::Result<Option<Vec<u
 }
 
 /// [`read_regular`] of a file that must be there: a missing one is a
-/// [`std::io::ErrorKind::NotFound`] error.
+/// [`std::io::ErrorKind::NotFound`] error that says "no such file".
 ///
 /// # Errors
 /// As [`read_regular`].
 pub fn read_existing(path: &Path, max_bytes: u64) -> std::io::Result<Vec<u8>> {
-    read_regular(path, max_bytes)?.ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+    read_regular(path, max_bytes)?.ok_or_else(missing)
+}
+
+/// The error for a file that is not there, in the words every command uses.
+pub fn missing() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")
 }
 
 fn check_regular(metadata: &std::fs::Metadata, max_bytes: u64) -> std::io::Result<()> {
