@@ -584,14 +584,21 @@ fn engines_at_a_prompt_are_kept_running() {
 
 #[test]
 fn missing_engines_fail_once_and_jobs_split_the_work() {
-    let (code, out, report) = run_check("gone=uci:/nonexistent/engine", &[]);
+    // A program that is not there is said before anything is started.
+    let output = perft().args(["check", "--engine", "gone=uci:/nonexistent/engine"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim(), "error: engine gone: /nonexistent/engine: no such file");
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("checking"));
+    // One that dies at once is told once, and the rest never asked.
+    let (code, out, report) = run_check("gone=uci:/bin/false", &[]);
     assert_eq!(code, Some(2), "{out}");
     assert_eq!(
-        out.matches("cannot start /nonexistent/engine").count(),
+        out.matches("did not finish the UCI handshake").count(),
         2,
         "the one check and the give-up: {out}"
     );
-    assert!(out.contains("gone is dead, not asked again: cannot start /nonexistent/engine"), "{out}");
+    assert!(out.contains("gone is dead, not asked again: did not finish the UCI handshake"), "{out}");
     // The one asked and the 13 never asked are all errors.
     assert_eq!(report["summary"]["checks"], 14);
     assert_eq!(report["summary"]["errors"], 15);

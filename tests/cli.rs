@@ -537,8 +537,7 @@ fn depth_zero_is_one_and_a_bad_count_refuses_only_itself() {
     assert!(stdout.contains("1 position, 2 checks: 2 passed, 0 failed, 2 errors"), "{stdout}");
     // run and debug: depth 0 is 1, and no engine is asked.
     assert_eq!(stdout_of(perft().args(["run", "0", "-q"])).trim(), "1");
-    let output =
-        perft().args(["debug", "--engine", "x=uci:/nonexistent/engine", "--depth", "0"]).output().unwrap();
+    let output = perft().args(["debug", "--engine", "x=uci:/bin/false", "--depth", "0"]).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("depth 0: perft(0) = 1 by definition"), "{stdout}");

@@ -191,7 +191,13 @@ fn compare_reports_each_faulty_engine_and_loses_nothing_else() {
     cmd.arg("--engine")
         .arg(format!("crashcmd=qperft:env FAKE_MODE=crash {} {{depth}} {{fen}}", fake("cmd-fake.sh")));
     cmd.arg("--engine").arg(format!("stockfish=uci:{stockfish}"));
-    cmd.arg("--engine").arg("missing=uci:/nonexistent/engine");
+    // A program that is there but cannot be started (its interpreter is
+    // not): a missing program is refused before the race.
+    let unstartable = dir.path().join("unstartable");
+    std::fs::write(&unstartable, "#!/nonexistent/interpreter\n").unwrap();
+    #[cfg(unix)]
+    std::fs::set_permissions(&unstartable, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    cmd.arg("--engine").arg(format!("missing=uci:{}", unstartable.display()));
     let output = cmd.output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "the liar disagrees: {stdout}");
