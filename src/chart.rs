@@ -206,23 +206,24 @@ fn history_label(report: &BenchReport) -> String {
     format!("{time} {commit}")
 }
 
-/// Lines of Mnps over a series of bench reports (sorted by time): one per
-/// position and a thicker one for the total, each point with a bar from its
-/// slowest to its fastest count, so a drop within the noise shows as one.
-///
-/// # Errors
-/// If plotters cannot draw.
-pub fn bench_history_chart(reports: &[BenchReport]) -> Result<String, ChartError> {
+/// Mnps of a count of `nodes` taking `seconds` (0 for no time).
+fn mnps(nodes: u128, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        nodes as f64 / seconds / 1e6
+    } else {
+        0.0
+    }
+}
+
+/// A bench history's positions in the order first met, and the highest
+/// Mnps it draws (fastest counts included; at least 1).
+fn history_extent(reports: &[BenchReport]) -> (Vec<&str>, f64) {
     let mut ids: Vec<&str> = Vec::new();
-    for report in reports {
-        for entry in &report.positions {
-            if !ids.contains(&entry.id.as_str()) {
-                ids.push(&entry.id);
-            }
+    for entry in reports.iter().flat_map(|r| &r.positions) {
+        if !ids.contains(&entry.id.as_str()) {
+            ids.push(&entry.id);
         }
     }
-    // Mnps of a count of `nodes` taking `seconds`.
-    let mnps = |nodes: u128, seconds: f64| if seconds > 0.0 { nodes as f64 / seconds / 1e6 } else { 0.0 };
     let max = reports
         .iter()
         .flat_map(|r| {
@@ -233,6 +234,17 @@ pub fn bench_history_chart(reports: &[BenchReport]) -> Result<String, ChartError
                 .chain([total, r.total.nodes_per_second / 1e6])
         })
         .fold(1.0f64, f64::max);
+    (ids, max)
+}
+
+/// Lines of Mnps over a series of bench reports (sorted by time): one per
+/// position and a thicker one for the total, each point with a bar from its
+/// slowest to its fastest count, so a drop within the noise shows as one.
+///
+/// # Errors
+/// If plotters cannot draw.
+pub fn bench_history_chart(reports: &[BenchReport]) -> Result<String, ChartError> {
+    let (ids, max) = history_extent(reports);
     let labels: Vec<String> = reports.iter().map(history_label).collect();
     let last = reports.len().saturating_sub(1).max(1) as u32;
     // Every k-th report is labelled, so labels never run into each other.

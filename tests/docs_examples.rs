@@ -1,7 +1,9 @@
 //! Every `perft` command README.md and docs/ show runs as written in a
 //! fresh copy of the repository, page by page and in order (a file one
-//! example makes is there for the next), with `perft` on PATH and the
-//! planted-bug engine where the docs build it (`target/release/examples/`).
+//! example makes is there for the next), with `perft` on PATH (the release
+//! build when it is this commit's, as after the README's first command)
+//! and the planted-bug engine where the docs build it
+//! (`target/release/examples/`). A command a page shows twice runs once.
 //! Commands that cannot run here are named in [`EXEMPT`] with why: the
 //! reader's own engine or files, a cluster, or a count of minutes to hours
 //! that other tests and scripts run; every other command must exit 0, or 1
@@ -35,17 +37,44 @@ const EXEMPT: &[(&str, &str)] = &[
     ("perft run 12", "perft(12): days (tests/deep.rs starts and stops one)"),
     ("--max-nodes 100000000", "billions of nodes: minutes (tests/suites.rs runs every suite)"),
     ("sedlak-and-classic.epd --hash auto", "the whole suite to depth 8: minutes (tests/suites.rs)"),
+    ("baseline.json", "a report the reader kept from a known-good build"),
+    ("b1.json b2.json", "two reports of the reader's own bench set (my-set.epd)"),
     ("--jobs 4 --max-nodes 20000000", "Stockfish on most of standard.epd: minutes (tests/check.rs)"),
+    (
+        "run 6 --stats",
+        "8 billion nodes each made and classified: minutes, more under the tests' debug assertions \
+         (tests/deep.rs counts --stats at depth 4 against the wiki's table)",
+    ),
 ];
 
 /// Commands that show a failure and exit with it, by a part of the command.
-const EXPECTED_STATUS: &[(&str, i32)] = &[("c=uci:/bin/cat", 2)];
+const EXPECTED_STATUS: &[(&str, i32)] = &[("c=uci:/bin/cat", 2), ("--json r.json --progress-json r.json", 2)];
 
 /// Per command: no example should take longer.
 const TIMEOUT: Duration = Duration::from_secs(600);
 
 fn repository() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `perft` a reader runs: the release build of this very commit where
+/// the README's first command made one (its `--version` names the same
+/// clean commit as the tests' build), else the tests' own build (debug
+/// assertions on, slower).
+fn the_installed_perft() -> PathBuf {
+    let tested = PathBuf::from(env!("CARGO_BIN_EXE_perft"));
+    let release = repository().join("target/release/perft");
+    let commit = |program: &Path| -> Option<String> {
+        let output = Command::new(program).arg("--version").output().ok()?;
+        let text = String::from_utf8(output.stdout).ok()?;
+        let line = text.lines().find(|l| l.starts_with("commit "))?;
+        let commit = line.split([' ', ',']).nth(1)?.to_string();
+        (!commit.ends_with("-dirty") && commit != "unknown").then_some(commit)
+    };
+    match (commit(&release), commit(&tested)) {
+        (Some(a), Some(b)) if a == b => release,
+        _ => tested,
+    }
 }
 
 /// A fresh copy of the repository's tracked files (a clone's work tree),
@@ -69,11 +98,11 @@ fn fresh_copy() -> Option<(tempfile::TempDir, PathBuf)> {
     }
     let bin = dir.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_perft"), bin.join("perft")).unwrap();
+    std::os::unix::fs::symlink(the_installed_perft(), bin.join("perft")).unwrap();
     let examples = root.join("target/release/examples");
     std::fs::create_dir_all(&examples).unwrap();
     std::os::unix::fs::symlink(common::buggy_path(), examples.join("buggy_engine")).unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_perft"), root.join("target/release/perft")).unwrap();
+    std::os::unix::fs::symlink(the_installed_perft(), root.join("target/release/perft")).unwrap();
     std::fs::create_dir_all(dir.path().join("home")).unwrap();
     Some((dir, root))
 }
@@ -159,7 +188,12 @@ fn run_page(page: &str) -> Vec<String> {
     let text = std::fs::read_to_string(repository().join(page)).unwrap();
     let mut failures = Vec::new();
     let mut ran = 0;
+    let mut seen = std::collections::HashSet::new();
     for (line, command) in commands(&text) {
+        // A command a page shows twice ran as written the first time.
+        if !seen.insert(command.clone()) {
+            continue;
+        }
         if let Some((_, why)) = EXEMPT.iter().find(|(part, _)| command.contains(part)) {
             eprintln!("{page}:{line}: not run ({why}): {command}");
             continue;
