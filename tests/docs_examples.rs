@@ -234,7 +234,25 @@ fn pages() -> Vec<String> {
 
 #[test]
 fn every_example_of_the_readme_and_the_docs_runs_as_written() {
-    let failures: Vec<String> = pages().iter().flat_map(|page| run_page(page)).collect();
+    // Pages are independent (each in a copy of its own), so two run at once:
+    // most of the time is `perft bench`, which times one thread for a while.
+    let pages = pages();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut failures = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(page) = pages.get(i) else { return failures };
+                        failures.extend(run_page(page));
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().unwrap()).collect()
+    });
     assert!(
         failures.is_empty(),
         "{} examples do not run as written:\n\n{}",
