@@ -542,8 +542,11 @@ fn not_this_node(node: &Board, plies: usize, theirs: &divide::TheirDivide) -> Op
         earlier.unmake();
         let moves: BTreeSet<String> = earlier.legal_moves().iter().map(|&mv| earlier.uci(mv)).collect();
         if moves.len() == listed.len() && listed.iter().all(|m| moves.contains(*m)) {
-            let when =
-                if back == plies { "before all of them".to_string() } else { format!("{back} plies back") };
+            let when = match back {
+                _ if back == plies => "before all of them".to_string(),
+                1 => "one ply back".to_string(),
+                _ => format!("{back} plies back"),
+            };
             return Some(format!("the moves of the position {when}"));
         }
     }

@@ -174,3 +174,41 @@ fn the_likeliest_candidates_number_the_difference() {
     assert_eq!(missing.likely.as_deref(), Some("promotion to a knight"));
     assert!(missing.moves.iter().all(|m| m.uci.ends_with('n')), "{:?}", missing.moves);
 }
+
+/// A divide listing `moves` (one node each).
+fn listing(moves: &[String]) -> divide::TheirDivide {
+    divide::TheirDivide { counts: moves.iter().map(|m| (m.clone(), 1)).collect(), duplicates: Vec::new() }
+}
+
+#[test]
+fn a_divide_of_another_position_is_told_whose_it_is() {
+    let start = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let moves_of = |b: &Board| -> Vec<String> { b.legal_moves().iter().map(|&mv| b.uci(mv)).collect() };
+    let mut node = start.clone();
+    for text in ["e2e4", "d7d5"] {
+        let mv = node.parse_uci(text).unwrap();
+        node.make(mv);
+    }
+    // The engine dropped both moves: it lists the start position's.
+    let dropped = not_this_node(&node, 2, &listing(&moves_of(&start)));
+    assert_eq!(dropped.as_deref(), Some("the moves of the position before all of them"));
+    // It applied only the first: the position one ply back.
+    let mut one = start.clone();
+    one.make(one.parse_uci("e2e4").unwrap());
+    assert_eq!(
+        not_this_node(&node, 2, &listing(&moves_of(&one))).as_deref(),
+        Some("the moves of the position one ply back")
+    );
+    // Its own moves are this node's: nothing to say.
+    assert_eq!(not_this_node(&node, 2, &listing(&moves_of(&node))), None);
+    // At the test position itself nothing is earlier.
+    assert_eq!(not_this_node(&start, 0, &listing(&moves_of(&node))), None);
+    // Black's moves where White is to move.
+    let mut after = node.clone();
+    after.make(after.parse_uci("e4d5").unwrap());
+    let black_to_move: Vec<String> = moves_of(&after);
+    let mut white = node.clone();
+    white.make(white.parse_uci("g1f3").unwrap());
+    white.make(white.parse_uci("g8f6").unwrap());
+    assert_eq!(not_this_node(&white, 4, &listing(&black_to_move)).as_deref(), Some("the other side's moves"));
+}

@@ -407,4 +407,58 @@ mod tests {
             "exited (signal: 6) before answering"
         );
     }
+
+    fn wrong(fen: &str, line: usize) -> CheckResult {
+        CheckResult {
+            file: "s.epd".into(),
+            line,
+            id: None,
+            fen: fen.into(),
+            depth: 2,
+            expected: 400,
+            expected_from: crate::check::ExpectedFrom::File,
+            engine_nodes: Some(399),
+            ok: false,
+            seconds: 0.0,
+            error: None,
+            bisection: None,
+            bisection_error: None,
+            bisected_at: None,
+            reproduce: None,
+        }
+    }
+
+    fn cause(reason: &str, results: Vec<usize>) -> Cause {
+        let key = CauseKey::NotBisected { reason: reason.into() };
+        Cause {
+            description: key.to_string(),
+            key,
+            failures: results.len(),
+            positions: results.len(),
+            example: results[0],
+            results,
+        }
+    }
+
+    #[test]
+    fn causes_met_only_where_chess960_castling_is_are_one() {
+        let results = vec![
+            wrong("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 1),
+            wrong("2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9", 2),
+            wrong("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3),
+        ];
+        // Two causes, each only at Chess960 castling positions, and one elsewhere.
+        let causes = vec![cause("a", vec![0]), cause("b", vec![1]), cause("c", vec![2])];
+        let joined = join_chess960(&results, causes);
+        assert_eq!(joined.len(), 2, "{joined:?}");
+        let chess960 = joined.iter().find(|c| matches!(c.key, CauseKey::Chess960 { .. })).unwrap();
+        assert_eq!((chess960.failures, chess960.positions, chess960.results.clone()), (2, 2, vec![0, 1]));
+        assert!(chess960.description.contains("2 ways"), "{}", chess960.description);
+        // One such cause alone is kept as it is.
+        let alone = join_chess960(&results, vec![cause("a", vec![0]), cause("c", vec![2])]);
+        assert!(alone.iter().all(|c| matches!(c.key, CauseKey::NotBisected { .. })), "{alone:?}");
+        // A cause met at a standard position as well is not Chess960's.
+        let mixed = join_chess960(&results, vec![cause("a", vec![0, 2]), cause("b", vec![1])]);
+        assert!(mixed.iter().all(|c| matches!(c.key, CauseKey::NotBisected { .. })), "{mixed:?}");
+    }
 }
