@@ -548,7 +548,7 @@ fn lapsed_square(board: &Board, fen: &str, to: Square) -> String {
 }
 
 /// The pseudo-legal moves that are illegal here, named; and castling with
-/// a right the moves that reached `board` took away ([`lost_castles`]),
+/// a right the moves that reached `board` took away (`lost_castles`),
 /// which an engine that forgets to remove rights still makes.
 pub fn illegal_moves(board: &Board, fen: &str) -> Vec<NamedMove> {
     let legal = board.legal_moves();
