@@ -210,6 +210,9 @@ fn compare_reports_each_faulty_engine_and_loses_nothing_else() {
     assert!(errors("garbage").contains("not a number"), "{}", errors("garbage"));
     assert!(errors("crashcmd").contains("Segmentation fault (pretend)"), "{}", errors("crashcmd"));
     assert!(errors("missing").contains("failed to start"), "{}", errors("missing"));
+    // The table keeps its columns; why is said under it, in full.
+    assert!(stdout.lines().any(|l| l.starts_with("  missing on start: failed to start")), "{stdout}");
+    assert!(!stdout.lines().any(|l| l.starts_with('│') && l.contains("failed to start")), "{stdout}");
     assert!(stdout.contains("DISAGREEMENT: liar on start"), "{stdout}");
     let lie = result(&r, "liar", "start");
     assert_eq!(lie["agrees"], false);

@@ -107,18 +107,25 @@ fn print_tables(out: &mut dyn Write, report: &CompareReport) -> Result<()> {
     let mut table = Table::new();
     table.load_style(UTF8_FULL_CONDENSED);
     table.set_header(RESULT_COLUMNS);
+    // A failure or skip keeps its row's columns (dashes) and says why
+    // under the table, in full.
+    let mut reasons = Vec::new();
     for r in report.result_rows() {
-        let mut row = vec![Cell::new(r.engine), Cell::new(r.position), right(r.depth)];
+        let mut row = vec![Cell::new(&r.engine), Cell::new(r.position), right(r.depth)];
         match r.cells {
             Ok(cells) => row.extend(cells.map(right)),
-            // A failure or skip says why, instead of a row of dashes.
             Err(problem) => {
-                row.push(Cell::new(perft::board::truncate_chars(problem.lines().next().unwrap_or(""), 32)))
+                row.extend((3..RESULT_COLUMNS.len()).map(|_| right("-".into())));
+                let why = problem.lines().next().unwrap_or("");
+                reasons.push(format!("{} on {}: {why}", r.engine, r.position));
             }
         }
         table.add_row(row);
     }
     writeln!(out, "{table}")?;
+    for reason in reasons {
+        writeln!(out, "  {reason}")?;
+    }
     let mut totals = Table::new();
     totals.load_style(UTF8_FULL_CONDENSED);
     totals.set_header(TOTAL_COLUMNS);
