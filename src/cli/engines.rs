@@ -144,7 +144,7 @@ fn nothing_found(name: &str, program: &str, probe: &Probe) -> String {
     let quote = |spec: String| shlex::try_quote(&spec).map(|q| q.into_owned()).unwrap_or(spec);
     // A command that counted, wrongly, is the likeliest perft.
     let miscounted = probe.tries.iter().find_map(|t| {
-        let (answer, ours) = t.outcome.strip_suffix(')')?.split_once(" (we count ")?;
+        let (answer, ours) = t.miscount?;
         Some(format!(
             "\n{} answers {answer} where we count {ours}: if that is its perft, name it as below.",
             t.what

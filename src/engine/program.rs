@@ -19,7 +19,7 @@ pub enum ProgramError {
     /// A directory.
     #[error("{0}: a directory, not a program")]
     Directory(String),
-    /// A file nobody may execute.
+    /// A file without an execute permission bit.
     #[error("{0}: not executable (chmod +x {0})")]
     NotExecutable(String),
 }
@@ -38,7 +38,7 @@ pub fn find_program(program: &str) -> Result<PathBuf, ProgramError> {
     }
     let path = Path::new(program);
     if path.components().count() > 1 || path.is_absolute() {
-        return executable(path).map(|()| path.to_path_buf()).map_err(|why| why(program.to_string()));
+        return runnable(path, program).map(|()| path.to_path_buf());
     }
     if cfg!(not(unix)) {
         return Ok(path.to_path_buf());
@@ -46,38 +46,31 @@ pub fn find_program(program: &str) -> Result<PathBuf, ProgramError> {
     let searched = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&searched)
         .map(|dir| dir.join(program))
-        .find(|candidate| executable(candidate).is_ok())
+        .find(|candidate| runnable(candidate, program).is_ok())
         .ok_or_else(|| ProgramError::NotOnPath(program.to_string()))
 }
 
-/// Whether `path` is a file this user may execute; else the error's kind.
-fn executable(path: &Path) -> Result<(), fn(String) -> ProgramError> {
-    let metadata =
-        std::fs::metadata(path).map_err(|_| ProgramError::Missing as fn(String) -> ProgramError)?;
+/// Whether `path` (named `program` in errors) is a file someone may
+/// execute.
+fn runnable(path: &Path, program: &str) -> Result<(), ProgramError> {
+    let metadata = std::fs::metadata(path).map_err(|_| ProgramError::Missing(program.to_string()))?;
     if metadata.is_dir() {
-        return Err(ProgramError::Directory);
+        return Err(ProgramError::Directory(program.to_string()));
     }
-    if !may_execute(path, &metadata) {
-        return Err(ProgramError::NotExecutable);
+    if !has_execute_bit(&metadata) {
+        return Err(ProgramError::NotExecutable(program.to_string()));
     }
     Ok(())
 }
 
 #[cfg(unix)]
-fn may_execute(path: &Path, metadata: &std::fs::Metadata) -> bool {
-    use std::os::unix::ffi::OsStrExt;
-    use std::os::unix::fs::PermissionsExt;
-    if metadata.permissions().mode() & 0o111 == 0 {
-        return false;
-    }
-    let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else { return false };
-    // SAFETY: `name` is a NUL-terminated string that outlives the call;
-    // access only reads it.
-    unsafe { libc::access(name.as_ptr(), libc::X_OK) == 0 }
+fn has_execute_bit(metadata: &std::fs::Metadata) -> bool {
+    std::os::unix::fs::PermissionsExt::mode(&metadata.permissions()) & 0o111 != 0
 }
 
+/// Windows has no execute permission: a file is a program if it starts.
 #[cfg(not(unix))]
-fn may_execute(_path: &Path, _metadata: &std::fs::Metadata) -> bool {
+fn has_execute_bit(_metadata: &std::fs::Metadata) -> bool {
     true
 }
 

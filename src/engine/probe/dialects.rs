@@ -26,11 +26,12 @@ enum Started {
 
 impl Prober {
     /// The steps in order; the first that counts wins, named. Command
-    /// lines come last for a program that did not exit at once: one that
+    /// lines come last for any program the other steps found nothing in
+    /// (first for one that exited on `uci` without reading it): one that
     /// runs a count of its own when started alone, and never reads its
     /// input, is found there.
     pub(super) fn find(&mut self) -> Option<(String, Found)> {
-        let console = match self.first_start()? {
+        let found = match self.first_start()? {
             Started::Uci => {
                 if let Some(found) = self.uci_dialects() {
                     return Some(("UCI".into(), found));
@@ -58,7 +59,7 @@ impl Prober {
                 return self.console_dialects().map(|f| ("console".into(), f));
             }
         };
-        console.or_else(|| self.command_lines().map(|f| ("command lines".into(), f)))
+        found.or_else(|| self.command_lines().map(|f| ("command lines".into(), f)))
     }
 
     /// Starts the program the first time, and says how it took it.

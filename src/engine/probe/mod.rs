@@ -101,6 +101,8 @@ pub struct Try {
     pub what: String,
     /// What came of it (`20`, `a search: bestmove e2e4`, `no answer in 3 s`).
     pub outcome: String,
+    /// A count that differs from ours: (its, ours).
+    pub miscount: Option<(u128, u128)>,
 }
 
 /// What probing found.

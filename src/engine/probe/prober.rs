@@ -133,7 +133,7 @@ impl Prober {
     }
 
     pub(super) fn tried(&mut self, what: impl Into<String>, outcome: impl Into<String>) {
-        self.tries.push(Try { what: what.into(), outcome: outcome.into() });
+        self.tries.push(Try { what: what.into(), outcome: outcome.into(), miscount: None });
     }
 
     /// Starts the program and reads its banner; then, if `uci`, sends
@@ -278,7 +278,11 @@ impl Prober {
             Some(_) if !self.uci => format!("`{}` then `{}`", short(&lines[0]), short(&lines[1])),
             _ => format!("`{}`{}", short(&values.fill_line(perft)), where_shown(expect)),
         };
-        self.tried(format!("{what}{four}"), outcome);
+        let miscount = match reply {
+            Reply::Count(n) if n != expect.nodes => Some((n, expect.nodes)),
+            _ => None,
+        };
+        self.tries.push(Try { what: format!("{what}{four}"), outcome, miscount });
         match reply {
             Reply::Count(n) if n == expect.nodes => Ok(()),
             other => Err((other, lines)),
