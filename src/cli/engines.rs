@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use perft::engine::{find_program, probe, split_name, Costs, EngineSpec, Probe, ProbeOptions, Protocol};
+use perft::report::speed_text;
 
 use super::args::PatternArgs;
 use super::output;
@@ -108,8 +109,8 @@ pub fn resolve(
 /// What running an engine costs, in a line.
 fn describe_costs(costs: &Costs) -> String {
     let speed = match costs.nps {
-        Some(nps) if costs.at_least => format!("under {}", output::rate(nps)),
-        Some(nps) => format!("about {}", output::rate(nps)),
+        Some(nps) if costs.at_least => format!("under {}", speed_text(nps)),
+        Some(nps) => format!("about {}", speed_text(nps)),
         None => "too fast to time on small counts".into(),
     };
     if costs.per_process {

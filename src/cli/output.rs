@@ -602,22 +602,6 @@ pub fn approximate(n: u128) -> String {
     }
 }
 
-/// A speed in the unit that fits it: `2.1 Gnps`, `350 Mnps`, `4.2 Mnps`,
-/// `85 knps`, `900 nps`.
-pub fn rate(nps: f64) -> String {
-    let (value, unit) = match nps {
-        n if n >= 1e9 => (n / 1e9, "Gnps"),
-        n if n >= 1e6 => (n / 1e6, "Mnps"),
-        n if n >= 1e3 => (n / 1e3, "knps"),
-        n => (n, "nps"),
-    };
-    if value < 10.0 {
-        format!("{value:.1} {unit}")
-    } else {
-        format!("{value:.0} {unit}")
-    }
-}
-
 /// Seconds as a person would say them: `40 s`, `12 min`, `3.5 h`, `9 days`,
 /// `2e9 years`.
 pub fn human_duration(seconds: f64) -> String {
