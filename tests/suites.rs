@@ -124,6 +124,13 @@ fn castling_rights_positions() {
     assert_eq!(run_suite("castling-rights.epd", &[], node_cap()), 24);
 }
 
+/// Rook endgames, the positions whose last ply is counted eight children at
+/// a time on AVX-512 CPUs (counts from Stockfish).
+#[test]
+fn rook_endgames() {
+    assert!(run_suite("rook-endgames.epd", &[], node_cap()) > 1400);
+}
+
 #[test]
 #[ignore = "full depth: about 4.9 trillion nodes"]
 fn all_suites_full_depth() {
@@ -136,5 +143,6 @@ fn all_suites_full_depth() {
     run_suite("tricky.perft", &[121, 127, 133, 139, 145, 151, 157, 163, 169, 180, 199], u128::MAX);
     run_suite("tricky-python-chess.perft", &[104, 110, 116, 122, 128, 134, 144], u128::MAX);
     run_suite("stockfish-perft-sh.epd", &[], u128::MAX);
+    run_suite("rook-endgames.epd", &[], u128::MAX);
     run_suite("castling-rights.epd", &[], u128::MAX);
 }

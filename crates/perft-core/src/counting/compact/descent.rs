@@ -122,6 +122,10 @@ pub(super) fn interior_body<K: Isa, const WHITE: bool>(position: &Compact, depth
 pub(super) fn last_ply<K: Isa, const WHITE: bool, const PROMOTIONS: bool>(position: &Compact) -> u64 {
     match (position.castling.any_of(sides::<WHITE>().1), position.chess960) {
         (false, _) if position.rooks_only::<WHITE>() => {
+            #[cfg(target_arch = "x86_64")]
+            if K::AVX512 && super::batch::available() {
+                return super::batch::last_children::<K, WHITE, PROMOTIONS>(position);
+            }
             last_children::<K, WHITE, NO_CASTLING, PROMOTIONS, true>(position)
         }
         (false, _) => last_children::<K, WHITE, NO_CASTLING, PROMOTIONS, false>(position),

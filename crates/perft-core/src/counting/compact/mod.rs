@@ -14,6 +14,8 @@
 //! [`counts`] (moves counted as sets), [`leaves`] (the last ply), [`sets`] (children
 //! counted as sets), [`descent`] (the entry points and the recursion).
 
+#[cfg(target_arch = "x86_64")]
+mod batch;
 mod counts;
 mod descent;
 mod leaves;
