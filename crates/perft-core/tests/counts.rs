@@ -95,3 +95,24 @@ fn with_threads_counts_in_place_only_on_a_thread_that_asked() {
     .join()
     .unwrap();
 }
+
+/// Positions no game reaches (more than sixteen pieces a side, read
+/// relaxed) through the bulk path, whose last plies batch children where
+/// the CPU allows, against full counting, which makes every leaf.
+#[test]
+fn crowded_positions_count_the_same_in_bulk_and_in_full() {
+    let crowded = [
+        "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
+        "kqqqqqqq/q6q/q6q/q6q/q6q/q6q/br5q/Kbqqqqqq b - - 0 1",
+        "knnnnnnn/nnnnnnnn/nnn5/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/5NNN/NNNNNNNN/NNNNNNNK b kq - 0 1",
+    ];
+    let relaxed = FenOptions { castling: CastlingMode::Standard, relaxed: true };
+    for fen in crowded {
+        let board = Board::from_fen_with(fen, relaxed).unwrap();
+        for depth in 1..=3 {
+            let bulk = perft(&mut board.clone(), depth, Mode::Bulk);
+            assert_eq!(bulk, perft(&mut board.clone(), depth, Mode::Full), "{fen} depth {depth}");
+        }
+    }
+}

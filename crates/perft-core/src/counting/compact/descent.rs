@@ -120,12 +120,33 @@ pub(super) fn interior_body<K: Isa, const WHITE: bool>(position: &Compact, depth
 /// benchmark position 12% faster).
 #[inline(always)]
 pub(super) fn last_ply<K: Isa, const WHITE: bool, const PROMOTIONS: bool>(position: &Compact) -> u64 {
-    match (position.castling.any_of(sides::<WHITE>().1), position.chess960) {
+    let castles = position.castling.any_of(sides::<WHITE>().1);
+    #[cfg(target_arch = "x86_64")]
+    if K::AVX512
+        && !(castles && position.chess960)
+        && super::batch::fits::<WHITE>(position)
+        && super::batch::available()
+    {
+        let nodes = if castles {
+            super::batch::last_children::<K, WHITE, STANDARD_CASTLING, PROMOTIONS>(position)
+        } else {
+            super::batch::last_children::<K, WHITE, NO_CASTLING, PROMOTIONS>(position)
+        };
+        debug_assert_eq!(nodes, scalar_last_ply::<K, WHITE, PROMOTIONS>(position, castles));
+        return nodes;
+    }
+    scalar_last_ply::<K, WHITE, PROMOTIONS>(position, castles)
+}
+
+/// [`last_ply`] without the batch path, `castles` whether the children's
+/// side has castling rights.
+#[inline(always)]
+fn scalar_last_ply<K: Isa, const WHITE: bool, const PROMOTIONS: bool>(
+    position: &Compact,
+    castles: bool,
+) -> u64 {
+    match (castles, position.chess960) {
         (false, _) if position.rooks_only::<WHITE>() => {
-            #[cfg(target_arch = "x86_64")]
-            if K::AVX512 && super::batch::available() {
-                return super::batch::last_children::<K, WHITE, PROMOTIONS>(position);
-            }
             last_children::<K, WHITE, NO_CASTLING, PROMOTIONS, true>(position)
         }
         (false, _) => last_children::<K, WHITE, NO_CASTLING, PROMOTIONS, false>(position),
