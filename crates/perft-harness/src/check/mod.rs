@@ -199,7 +199,7 @@ const CHESS960_TRIES: usize = 3;
 /// explode (the default suite's 32-ply count of a prison position).
 pub const HOPELESS_DEPTH: u32 = 9;
 
-/// How an engine fared on Chess960 positions so far.
+/// How an engine fared on Chess960 positions with castling rights so far.
 #[derive(Default)]
 struct Chess960Record {
     /// Plan indexes of Chess960 checks that failed with an error.
@@ -407,7 +407,7 @@ fn recorded(
     index: usize,
     answer: Result<EngineRun, EngineError>,
 ) -> Option<Result<EngineRun, String>> {
-    let chess960 = shared.plan[index].board.is_chess960();
+    let chess960 = castles_chess960(&shared.plan[index].board);
     match answer {
         Ok(run) => {
             if chess960 {
@@ -444,7 +444,7 @@ fn unsupported(shared: &Shared, index: usize, what: String) {
 /// hopelessly deep count once it is known to count illegal moves.
 fn skipped_before_asking(shared: &Shared, index: usize) -> bool {
     let item = &shared.plan[index];
-    if item.board.is_chess960() {
+    if castles_chess960(&item.board) {
         let reason = lock(&shared.chess960).given_up.clone();
         if let Some(reason) = reason {
             unsupported(shared, index, reason);
@@ -456,6 +456,13 @@ fn skipped_before_asking(shared: &Shared, index: usize) -> bool {
         return true;
     }
     false
+}
+
+/// Whether `board` is Chess960 with castling rights: where an engine that
+/// does not read X-FEN or Shredder-FEN castling fails (a Chess960 start
+/// without rights reads as any standard position).
+fn castles_chess960(board: &Board) -> bool {
+    board.is_chess960() && board.castling_rights() != crate::types::CastlingRights::NONE
 }
 
 /// A Chess960 check failed with `error`: after [`CHESS960_TRIES`] such
