@@ -137,6 +137,7 @@ pub(super) fn last_ply<K: Isa, const WHITE: bool, const PROMOTIONS: bool>(positi
 /// position, the start position counted at 0.69x the speed of the scalar
 /// path (`../shared/anchors/race long`, 2026-12-03), whose leaves count
 /// most children in place by mask arithmetic.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn batched<const WHITE: bool>(position: &Compact, castles: bool) -> bool {
     !castles && position.rooks_only::<WHITE>() && super::batch::fits::<WHITE>(position)
