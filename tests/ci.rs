@@ -213,6 +213,43 @@ fn diff_junit_fails_a_changed_count() {
     }
 }
 
+/// A count that changes to the suite's expected one is a fix: said as such,
+/// exit 0, and its JUnit case passes; a count that leaves it fails.
+#[test]
+fn diff_of_a_fixed_count_says_so_and_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.epd");
+    std::fs::write(&suite, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D3 8902\n").unwrap();
+    let (right, wrong) = (dir.path().join("right.json"), dir.path().join("wrong.json"));
+    perft().arg("suite").arg(&suite).arg("--json").arg(&right).assert().success();
+    // The report of a build that counted one too many.
+    let report = std::fs::read_to_string(&right).unwrap().replace("\"nodes\": 8902", "\"nodes\": 8903");
+    std::fs::write(&wrong, report).unwrap();
+    let junit = dir.path().join("diff.xml");
+    let out = perft().arg("diff").arg(&wrong).arg(&right).arg("--junit").arg(&junit).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("COUNT FIXED: "), "{stdout}");
+    assert!(stdout.contains("depth 3: 8903 -> 8902 (now the expected 8902)"), "{stdout}");
+    assert!(stdout.contains("1 count changed (1 fixed: now as expected), 0 regressions"), "{stdout}");
+    assert!(!stdout.contains("COUNT CHANGED"), "{stdout}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    assert!(!doc.descendants().any(|n| n.has_tag_name("failure")), "{xml}");
+    assert!(
+        doc.descendants().any(|n| n.attribute("name").is_some_and(|name| name.contains("8903 -> 8902"))),
+        "{xml}"
+    );
+    // Back again: the count leaves the expected one.
+    let out = perft().arg("diff").arg(&right).arg(&wrong).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("COUNT CHANGED: ") && stdout.contains("8902 -> 8903 (expected 8902)"),
+        "{stdout}"
+    );
+}
+
 fn repository() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }

@@ -474,6 +474,23 @@ fn diff_refuses_different_suites_and_compares_compare_reports() {
     assert!(!stdout.lines().any(|l| l.contains("perft: start") && l.contains("REGRESSION")), "{stdout}");
     let output = perft().arg("diff").arg(&old).arg(&old).output().unwrap();
     assert_eq!(output.status.code(), Some(0));
+
+    // A slow engine's speeds are shown in one unit that fits both sides.
+    let slow = |name: &str, nps: f64| -> PathBuf {
+        let mut report: Value = serde_json::from_str(include_str!("data/compare-report.json")).unwrap();
+        for r in report["results"].as_array_mut().unwrap().iter_mut().filter(|r| r["engine"] == "stockfish") {
+            r["nodes_per_second"] = nps.into();
+        }
+        let path = dir.path().join(name);
+        std::fs::write(&path, serde_json::to_string(&report).unwrap()).unwrap();
+        path
+    };
+    let (before, after) = (slow("slow-old.json", 180_000.0), slow("slow-new.json", 210_000.0));
+    let output = perft().arg("diff").arg(&before).arg(&after).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let line = stdout.lines().find(|l| l.contains("stockfish: start")).expect(&stdout);
+    assert!(line.contains("180.0 knps") && line.contains("210.0 knps"), "{stdout}");
+    assert!(stdout.lines().any(|l| l.contains("perft: start") && l.contains(" Mnps")), "{stdout}");
 }
 
 #[test]

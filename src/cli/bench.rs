@@ -11,8 +11,9 @@ use perft::report::{BenchEntry, BenchReport, BenchTotal, ReportHeader};
 use perft::suite::parse_suite;
 
 use super::args::BenchArgs;
-use super::output::{self, ReportTarget};
+use super::report_target::ReportTarget;
 use super::{exit_status, interrupted, interrupted_status, INTERRUPTED};
+use super::{output, resolve};
 
 /// The bundled benchmark set.
 pub const BENCH_SET: &[u8] = include_bytes!("../../positions/bench.epd");
@@ -95,7 +96,7 @@ fn bench_table(entries: &[BenchEntry], total: &BenchTotal) -> Table {
 }
 
 pub fn bench(args: BenchArgs) -> Result<u8> {
-    output::threads(Some(args.threads))?;
+    resolve::threads(Some(args.threads))?;
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }

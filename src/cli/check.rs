@@ -21,9 +21,10 @@ use super::check_output::{
 use super::check_progress::{print_estimate, ProgressLines};
 use super::ci_output::CiTarget;
 use super::engines::{parse_engine, probing, resolve};
-use super::output::{self, ReportTarget};
+use super::report_target::ReportTarget;
 use super::suite::suite_files;
 use super::{exit_status, interrupted, interrupted_status, EXIT_MISMATCH, EXIT_OK, INTERRUPTED};
+use super::{output, resolve};
 
 /// At most this many engine processes at once (`--jobs`).
 const MAX_JOBS: usize = 64;
@@ -55,20 +56,20 @@ pub fn check(mut args: CheckArgs) -> Result<u8> {
 
 /// Arguments read, the engine probed if need be, the suites planned.
 fn plan_check(args: &mut CheckArgs) -> Result<CheckPlan> {
-    let threads = output::threads(args.threads)?;
-    if let Some(file) = output::json_takes_positional(&mut args.json, output::looks_like_a_suite) {
+    let threads = resolve::threads(args.threads)?;
+    if let Some(file) = resolve::json_takes_positional(&mut args.json, resolve::looks_like_a_suite) {
         args.files.insert(0, file);
     }
-    let timeout = output::timeout(args.timeout)?;
+    let timeout = resolve::timeout(args.timeout)?;
     if !(1..=MAX_JOBS).contains(&args.jobs) {
         bail!("--jobs must be 1 to {MAX_JOBS}");
     }
     let (name, spec) = parse_engine(&args.engine, &args.patterns)?;
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "check", false)?;
     let ci = CiTarget::resolve(&args.ci, &target, &args.files)?;
-    let engine_options = output::engine_options(None, args.handshake_timeout, args.timeout)?;
+    let engine_options = resolve::engine_options(None, args.handshake_timeout, args.timeout)?;
     let mut out = output::human_output(ReportTarget::is_stdout(&target) || ci.takes_stdout());
-    for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
+    for note in resolve::pattern_notes(&args.patterns, &[name.as_str()]) {
         writeln!(out, "{note}")?;
     }
     // The suites are read before the engine is probed (minutes, for a
@@ -241,10 +242,10 @@ fn print_notes(out: &mut dyn Write, plan: &SuitePlan, outcome: &CheckOutcome, na
 }
 
 pub fn debug(args: DebugArgs) -> Result<u8> {
-    let threads = output::threads(args.threads)?;
-    let timeout = output::timeout(args.timeout)?;
+    let threads = resolve::threads(args.threads)?;
+    let timeout = resolve::timeout(args.timeout)?;
     let (name, spec) = parse_engine(&args.engine, &args.patterns)?;
-    let board = output::position(&args.position)?;
+    let board = resolve::position(&args.position)?;
     let fen = args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string());
     // The moves as played, in the board's notation (the engine is told
     // UCI_Chess960 when it is Chess960).
@@ -253,7 +254,7 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
         moves: board.moves_played().map(|m| m.uci(board.is_chess960()).to_string()).collect(),
         chess960: board.is_chess960(),
     };
-    for note in output::pattern_notes(&args.patterns, &[name.as_str()]) {
+    for note in resolve::pattern_notes(&args.patterns, &[name.as_str()]) {
         writeln!(std::io::stdout(), "{note}")?;
     }
     if args.depth == 0 {
@@ -265,7 +266,7 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
         )?;
         return Ok(EXIT_OK);
     }
-    let engine_options = output::engine_options(None, args.handshake_timeout, args.timeout)?;
+    let engine_options = resolve::engine_options(None, args.handshake_timeout, args.timeout)?;
     let probe = probing(args.handshake_timeout, engine_options.handshake);
     let (spec, _) = resolve(&name, spec, &probe, &mut std::io::stdout())?;
     let mut engine: Box<dyn Engine> = spec.build(&name, &engine_options);

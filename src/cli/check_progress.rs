@@ -12,7 +12,7 @@ use perft::engine::Costs;
 use perft::report::CheckResult;
 use perft::suite::{SuiteFile, SuiteOptions, SuitePlan};
 
-use super::output;
+use super::{estimate, output, resolve};
 
 /// A check expected to take longer than this is told how to be shorter.
 const LONG: f64 = 600.0;
@@ -50,9 +50,9 @@ pub fn print_estimate(
     write!(
         out,
         "expected: {bound} {} for {} ({} nodes{})",
-        output::human_duration(seconds),
+        estimate::human_duration(seconds),
         output::plural(plan.checks(), "count"),
-        output::approximate(nodes),
+        estimate::approximate(nodes),
         if jobs > 1 { format!(", {jobs} engine processes at once") } else { String::new() }
     )?;
     if seconds < LONG {
@@ -73,11 +73,11 @@ pub fn print_estimate(
         shorter.push(format!(
             "--max-nodes {cap} ({}, {bound} {})",
             output::plural(checks, "count"),
-            output::human_duration(seconds)
+            estimate::human_duration(seconds)
         ));
     }
-    if jobs < output::cores() {
-        shorter.push(format!("-j {} (engine processes at once)", output::cores().min(8)));
+    if jobs < resolve::cores() {
+        shorter.push(format!("-j {} (engine processes at once)", resolve::cores().min(8)));
     }
     writeln!(out, "; shorter: {}", shorter.join(", or "))?;
     Ok(())
@@ -152,8 +152,8 @@ impl ProgressLines {
             self.total,
             state.failed,
             output::plural(state.errors, "error"),
-            output::human_duration(elapsed),
-            output::human_duration(left)
+            estimate::human_duration(elapsed),
+            estimate::human_duration(left)
         );
     }
 }

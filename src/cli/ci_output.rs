@@ -8,7 +8,8 @@ use anyhow::{bail, Context, Result};
 use perft::report::ci::{github, junit, CiRun};
 
 use super::args::{Annotations, CiArgs};
-use super::output::{self, ReportTarget};
+use super::report_target::ReportTarget;
+use super::{output, resolve};
 
 /// Where a run's CI formats go, resolved before the run.
 pub struct CiTarget {
@@ -46,7 +47,7 @@ impl CiTarget {
         .collect();
         let inputs: Vec<(&str, &Path)> =
             inputs.iter().map(|p| ("an input of this run", p.as_path())).collect();
-        output::refuse_collisions(&outputs, &inputs)?;
+        resolve::refuse_collisions(&outputs, &inputs)?;
         Ok(CiTarget { junit, github })
     }
 

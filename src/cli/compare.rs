@@ -16,8 +16,9 @@ use perft::report::{
 use super::args::CompareArgs;
 use super::bench::{load_positions, BenchSet};
 use super::engines::{probing, resolve, startable};
-use super::output::{self, ReportTarget};
+use super::report_target::ReportTarget;
 use super::{exit_status, interrupted, INTERRUPTED};
+use super::{output, resolve};
 
 /// `--hash` as `perft run` reads it.
 fn hash_text(hash: HashSize) -> String {
@@ -81,13 +82,13 @@ fn engine_names(args: &CompareArgs) -> Result<Vec<(&str, &str)>> {
 /// Ourselves and each `--engine NAME=SPEC` (a program given alone probed
 /// first, what was found printed to `out`).
 fn entrants(args: &CompareArgs, named: &[(&str, &str)], out: &mut dyn Write) -> Result<Vec<Entrant>> {
-    let engine_options = output::engine_options(Some(args.threads), args.handshake_timeout, args.timeout)?;
+    let engine_options = resolve::engine_options(Some(args.threads), args.handshake_timeout, args.timeout)?;
     let names: Vec<&str> = named.iter().map(|(name, _)| *name).collect();
     let mut entrants = vec![ourselves(args.threads, args.hash)?];
     // Every program checked before any is probed.
     let mut specs = Vec::new();
     for &(name, spec) in &named[1..] {
-        let spec = EngineSpec::parse(spec, &output::answer_format(&args.patterns, name, &names))?;
+        let spec = EngineSpec::parse(spec, &resolve::answer_format(&args.patterns, name, &names))?;
         startable(name, &spec)?;
         specs.push((name, spec));
     }
@@ -255,11 +256,11 @@ fn race(
 }
 
 pub fn compare(args: CompareArgs) -> Result<u8> {
-    output::threads(Some(args.threads))?;
+    resolve::threads(Some(args.threads))?;
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }
-    let timeout = output::timeout(args.timeout)?;
+    let timeout = resolve::timeout(args.timeout)?;
     let named = engine_names(&args)?;
     let names: Vec<&str> = named.iter().map(|(name, _)| *name).collect();
     let BenchSet { mut positions, name: set_name, .. } = load_positions(args.positions.as_deref())?;
@@ -276,7 +277,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         ReportTarget::refuse_over(&target, "--json", &[(positions, "the --positions file")])?;
     }
     let mut out = output::human_output(ReportTarget::is_stdout(&target));
-    for note in output::pattern_notes(&args.patterns, &names) {
+    for note in resolve::pattern_notes(&args.patterns, &names) {
         writeln!(out, "{note}")?;
     }
     let mut entrants = entrants(&args, &named, &mut out)?;

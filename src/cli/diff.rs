@@ -1,5 +1,6 @@
-//! `perft diff OLD.json NEW.json`: count changes and speed regressions
-//! between two bench, suite or compare reports.
+//! `perft diff OLD.json NEW.json`: count changes (a count now the expected
+//! one is a fix) and speed regressions between two bench, suite or compare
+//! reports.
 
 use std::io::Write;
 use std::path::Path;
@@ -8,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::report::ci::from_diff;
 use perft::report::diff::{diff_reports, DiffError, Side};
-use perft::report::AnyReport;
+use perft::report::{speeds_text, AnyReport};
 
 use super::args::DiffArgs;
 use super::ci_output::CiTarget;
@@ -40,29 +41,35 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
         writeln!(out, "note: {note}")?;
     }
     for change in &outcome.changed_counts {
-        writeln!(out, "COUNT CHANGED: {change}")?;
+        let what = if change.is_fix() { "COUNT FIXED" } else { "COUNT CHANGED" };
+        writeln!(out, "{what}: {change}")?;
     }
     let mut table = Table::new();
     table.load_style(UTF8_FULL_CONDENSED);
     let right = |text: String| Cell::new(text).set_alignment(CellAlignment::Right);
     let first = if matches!(old, AnyReport::Compare(_)) { "engine: position" } else { "position" };
-    table.set_header([first, "depth", "old Mnps", "new Mnps", "change", "verdict"]);
+    table.set_header([first, "depth", "old speed", "new speed", "change", "verdict"]);
     for row in &outcome.rows {
+        let (old_speed, new_speed) = speeds_text(row.old_speed, row.new_speed);
         table.add_row([
             Cell::new(&row.label),
             right(row.depth.map_or(String::new(), |d| d.to_string())),
-            right(format!("{:.1}", row.old_speed / 1e6)),
-            right(format!("{:.1}", row.new_speed / 1e6)),
+            right(old_speed),
+            right(new_speed),
             right(format!("{:+.1}%", row.change.percent)),
             Cell::new(row.change.verdict.label()),
         ]);
     }
     writeln!(out, "{table}")?;
     let (counts_changed, regressions) = (outcome.changed_counts.len(), outcome.regressions());
+    let fixed = match outcome.fixed_counts() {
+        0 => String::new(),
+        n => format!(" ({n} fixed: now as expected)"),
+    };
     writeln!(
         out,
-        "{counts_changed} count{} changed, {regressions} regression{} (flagged past {}% and past the noise: \
-         Welch's t-test on the samples at 95%, or apart min-max ranges without samples)",
+        "{counts_changed} count{} changed{fixed}, {regressions} regression{} (flagged past {}% and past the \
+         noise: Welch's t-test on the samples at 95%, or apart min-max ranges without samples)",
         if counts_changed == 1 { "" } else { "s" },
         if regressions == 1 { "" } else { "s" },
         args.threshold
@@ -72,5 +79,5 @@ pub fn diff(args: DiffArgs) -> Result<u8> {
         ci.emit(&from_diff(&outcome, &old_name, &new_name, perft::report::timestamp()), &mut out)?;
     }
     out.flush()?;
-    Ok(if counts_changed > 0 || regressions > 0 { EXIT_MISMATCH } else { EXIT_OK })
+    Ok(if outcome.is_worse() { EXIT_MISMATCH } else { EXIT_OK })
 }

@@ -10,7 +10,7 @@ use perft::engine::{find_program, probe, split_name, Costs, EngineSpec, Probe, P
 use perft::report::speed_text;
 
 use super::args::PatternArgs;
-use super::output;
+use super::resolve;
 use super::INTERRUPTED;
 
 /// How long a probe waits for each answer, unless --handshake-timeout
@@ -44,7 +44,7 @@ pub fn parse_engine(text: &str, patterns: &PatternArgs) -> Result<(String, Engin
         Some(name) if !name.is_empty() => name.to_string(),
         _ => program_name(spec),
     };
-    let spec = EngineSpec::parse(spec, &output::answer_format(patterns, &name, &[name.as_str()]))?;
+    let spec = EngineSpec::parse(spec, &resolve::answer_format(patterns, &name, &[name.as_str()]))?;
     startable(&name, &spec)?;
     Ok((name, spec))
 }

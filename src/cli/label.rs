@@ -10,16 +10,16 @@ use perft::report::write_atomic;
 use perft::suite::{label, load_suite_file};
 
 use super::args::LabelArgs;
-use super::output;
 use super::{exit_status, interrupted, interrupted_status, INTERRUPTED};
+use super::{output, resolve};
 
 pub fn label_command(args: LabelArgs) -> Result<u8> {
-    let threads = output::threads(args.threads)?;
+    let threads = resolve::threads(args.threads)?;
     if args.depth == 0 {
         bail!("--depth must be at least 1");
     }
     if let Some(out) = &args.out {
-        if args.files.iter().any(|input| output::same_path(input, out)) {
+        if args.files.iter().any(|input| resolve::same_path(input, out)) {
             bail!("-o {} is one of the input files; write to another file", out.display());
         }
         perft::report::check_writable(out).with_context(|| format!("cannot write {}", out.display()))?;

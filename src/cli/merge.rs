@@ -9,7 +9,8 @@ use perft::distributed::merge::{compress_ranges, merge as merge_plan};
 use perft::distributed::Keys;
 
 use super::args::MergeArgs;
-use super::output::{self, ReportTarget};
+use super::report_target::ReportTarget;
+use super::{output, resolve};
 use super::{EXIT_INCOMPLETE, EXIT_MISMATCH, EXIT_OK};
 
 pub fn merge(args: MergeArgs) -> Result<u8> {
@@ -112,7 +113,7 @@ pub(super) fn refuse_plan_files(target: &Option<ReportTarget>, plan: &Path) -> R
     ReportTarget::refuse_over(target, "--json", &[(&plan.join("manifest.json"), "the plan's manifest")])?;
     let parent = report.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     for (dir, what) in [("units", "the plan's units"), ("results", "the plan's results")] {
-        if output::same_path(parent, &plan.join(dir)) {
+        if resolve::same_path(parent, &plan.join(dir)) {
             bail!(
                 "--json {} is in {what} ({}): write the report elsewhere",
                 report.display(),

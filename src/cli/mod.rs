@@ -11,17 +11,21 @@ mod diff;
 #[cfg(test)]
 mod docs_check;
 mod engines;
+mod estimate;
 mod help;
 mod label;
 mod merge;
 mod output;
 mod perftree;
 mod report;
+mod report_target;
+mod resolve;
 mod run;
 mod run_progress;
 mod split;
 mod status;
 mod suite;
+mod table;
 mod uci_server;
 mod unit;
 

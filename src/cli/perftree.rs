@@ -16,7 +16,7 @@ pub fn perftree(args: super::args::PerftreeArgs) -> Result<u8> {
     for mv in moves {
         board.play_uci(mv).with_context(|| format!("bad move {mv:?}"))?;
     }
-    let threads = super::output::threads(None)?;
+    let threads = super::resolve::threads(None)?;
     let divide = if depth == 0 {
         Vec::new()
     } else {

@@ -12,7 +12,7 @@ use super::{EXIT_BAD_INPUT, EXIT_OK};
 pub fn report(args: ReportArgs) -> Result<u8> {
     let inputs: Vec<(&str, &std::path::Path)> =
         args.files.iter().map(|f| ("one of the reports read", f.as_path())).collect();
-    super::output::refuse_collisions(&[("--out", args.out.as_path())], &inputs)?;
+    super::resolve::refuse_collisions(&[("--out", args.out.as_path())], &inputs)?;
     let mut compares = Vec::new();
     let mut benches = Vec::new();
     let mut out = std::io::stdout().lock();

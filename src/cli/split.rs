@@ -9,7 +9,7 @@ use perft::distributed::plan::{self, SplitRequest, BYTES_PER_POSITION};
 use perft::distributed::DistError;
 
 use super::args::SplitArgs;
-use super::{interrupted_status, output, EXIT_OK, INTERRUPTED};
+use super::{interrupted_status, resolve, EXIT_OK, INTERRUPTED};
 
 /// Unique positions one ply may hold: half the memory this process may use
 /// (its cgroup's limit or the available memory) at [`BYTES_PER_POSITION`]
@@ -19,8 +19,8 @@ fn default_max_positions() -> u64 {
 }
 
 pub fn split(args: SplitArgs) -> Result<u8> {
-    let threads = output::threads(args.threads)?;
-    let board = output::position(&args.position)?;
+    let threads = resolve::threads(args.threads)?;
+    let board = resolve::position(&args.position)?;
     let request = SplitRequest {
         root: &board,
         depth: args.depth,

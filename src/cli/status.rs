@@ -9,7 +9,8 @@ use perft::distributed::status::{plan_status, StatusOptions};
 use perft::distributed::Keys;
 
 use super::args::StatusArgs;
-use super::output::{self, ReportTarget};
+use super::report_target::ReportTarget;
+use super::{estimate, output};
 use super::{interrupted, interrupted_status, EXIT_INCOMPLETE, EXIT_OK, INTERRUPTED};
 
 pub fn status(args: StatusArgs) -> Result<u8> {
@@ -84,13 +85,13 @@ pub fn status(args: StatusArgs) -> Result<u8> {
         Some(left) if status.counts.done == 0 => writeln!(
             out,
             "time left: about {} (at the pace of the {} running units' journaled positions; none done yet)",
-            output::human_duration(left),
+            estimate::human_duration(left),
             status.counts.running
         )?,
         Some(left) => writeln!(
             out,
             "time left: about {} ({} done in {:.1} s of unit time, {} running)",
-            output::human_duration(left),
+            estimate::human_duration(left),
             status.counts.done,
             status.unit_seconds,
             status.counts.running

@@ -14,8 +14,9 @@ use perft::suite::{load_suite_file, parse_suite, SuiteFile, SuiteOutcome, SuiteP
 
 use super::args::SuiteArgs;
 use super::ci_output::CiTarget;
-use super::output::{self, ReportTarget};
+use super::report_target::ReportTarget;
 use super::{exit_status, INTERRUPTED};
+use super::{output, resolve, table};
 
 /// The name reports give the default suite (messages add "built in"): the
 /// bundled suite run when no files are given (see
@@ -86,8 +87,8 @@ fn print_file_table(out: &mut dyn Write, outcome: &SuiteOutcome) -> Result<()> {
 }
 
 pub fn suite(mut args: SuiteArgs) -> Result<u8> {
-    let threads = output::threads(args.threads)?;
-    if let Some(file) = output::json_takes_positional(&mut args.json, output::looks_like_a_suite) {
+    let threads = resolve::threads(args.threads)?;
+    if let Some(file) = resolve::json_takes_positional(&mut args.json, resolve::looks_like_a_suite) {
         args.files.insert(0, file);
     }
     let target = ReportTarget::resolve(args.json.as_ref().map(Option::as_deref), "suite", false)?;
@@ -97,8 +98,8 @@ pub fn suite(mut args: SuiteArgs) -> Result<u8> {
     let plan = SuitePlan::new(suite_files(&args.files), options);
     // A failing check is recounted with a second table a quarter the size.
     let useful = || memory::useful_bytes_for_nodes(plan.expected_nodes() as f64);
-    let mut choice = output::choose_table(args.hash, false, useful, "this suite", 1.25)?;
-    let hash_table = choice.as_mut().map(|c| output::make_table(c, KeySet::Primary, threads)).transpose()?;
+    let mut choice = table::choose_table(args.hash, false, useful, "this suite", 1.25)?;
+    let hash_table = choice.as_mut().map(|c| table::make_table(c, KeySet::Primary, threads)).transpose()?;
     let warnings = plan.warnings().to_vec();
     let outcome = run_suite(plan, hash_table.as_ref(), threads)?;
 

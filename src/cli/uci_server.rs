@@ -9,7 +9,7 @@ use perft::counting::{
     divide_with_progress, thread_pool, CountOptions, KeySet, Mode, PerftTable, MAX_THREADS,
 };
 
-use super::{output, EXIT_OK};
+use super::{output, resolve, EXIT_OK};
 
 struct UciServer {
     board: Board,
@@ -167,7 +167,7 @@ fn finish(mut line: Vec<u8>, length: usize) -> Input {
 
 pub fn uci() -> Result<u8> {
     super::EXIT_ON_SIGNAL.store(true, std::sync::atomic::Ordering::SeqCst);
-    let threads = output::threads(None)?;
+    let threads = resolve::threads(None)?;
     let mut engine = UciServer {
         board: Board::startpos(),
         chess960: false,

@@ -7,10 +7,10 @@ use perft::distributed::unit::{resolve_index, run_unit, UnitOutcome, UnitRequest
 use perft::distributed::Keys;
 
 use super::args::UnitArgs;
-use super::{interrupted_status, output, EXIT_OK, INTERRUPTED};
+use super::{interrupted_status, resolve, EXIT_OK, INTERRUPTED};
 
 pub fn unit(args: UnitArgs) -> Result<u8> {
-    let threads = output::threads(args.threads)?;
+    let threads = resolve::threads(args.threads)?;
     let keys = Keys::new(args.keys)?;
     let index =
         resolve_index(args.index.as_deref(), args.index_offset.as_deref(), |name| std::env::var(name).ok())?;

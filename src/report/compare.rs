@@ -138,10 +138,24 @@ pub const TOTAL_COLUMNS: [&str; 7] =
 
 /// A speed in the unit that fits it: `914.2 Mnps`, `52.3 knps`, `812 nps`.
 pub fn speed_text(nodes_per_second: f64) -> String {
-    match nodes_per_second {
-        s if s >= 1e6 => format!("{:.1} Mnps", s / 1e6),
-        s if s >= 1e3 => format!("{:.1} knps", s / 1e3),
-        s => format!("{s:.0} nps"),
+    speed_in_unit_of(nodes_per_second, nodes_per_second)
+}
+
+/// Two speeds in one unit, the one that fits the slower (of those
+/// measured): `180.2 knps` and `1210.4 knps`, never `0.2 Mnps` beside
+/// `0.2 Mnps` for two speeds that differ.
+pub fn speeds_text(a: f64, b: f64) -> (String, String) {
+    let slower = [a, b].into_iter().filter(|s| *s > 0.0).fold(f64::INFINITY, f64::min);
+    let fit = if slower.is_finite() { slower } else { 0.0 };
+    (speed_in_unit_of(a, fit), speed_in_unit_of(b, fit))
+}
+
+/// `nodes_per_second` in the unit that fits the speed `fit`.
+fn speed_in_unit_of(nodes_per_second: f64, fit: f64) -> String {
+    match fit {
+        s if s >= 1e6 => format!("{:.1} Mnps", nodes_per_second / 1e6),
+        s if s >= 1e3 => format!("{:.1} knps", nodes_per_second / 1e3),
+        _ => format!("{nodes_per_second:.0} nps"),
     }
 }
 
@@ -233,6 +247,20 @@ impl CompareReport {
 
 #[cfg(test)]
 mod tests {
+    use super::{speed_text, speeds_text};
+
+    #[test]
+    fn two_speeds_share_the_unit_of_the_slower() {
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(speeds_text(180_400.0, 210_000.0), pair("180.4 knps", "210.0 knps"));
+        assert_eq!(speeds_text(1.2e6, 9e5), pair("1200.0 knps", "900.0 knps"));
+        assert_eq!(speeds_text(5.05e7, 5.15e7), pair("50.5 Mnps", "51.5 Mnps"));
+        // A side with no speed takes the other's unit.
+        assert_eq!(speeds_text(0.0, 5e6), pair("0.0 Mnps", "5.0 Mnps"));
+        assert_eq!(speeds_text(812.0, 2e6), pair("812 nps", "2000000 nps"));
+        assert_eq!(speed_text(2.1e5), "210.0 knps");
+    }
+
     use super::*;
 
     #[test]

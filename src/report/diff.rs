@@ -2,6 +2,7 @@
 //! changes judged against the noise of repeated runs.
 
 use std::collections::BTreeSet;
+use std::fmt;
 
 use super::{
     t_quantile_975, AnyReport, BenchReport, CompareReport, CompareResult, MachineInfo, Spread, SuiteReport,
@@ -138,13 +139,60 @@ pub struct DiffRow {
     pub change: SpeedChange,
 }
 
+/// A count that differs between the two reports (or that was right in the
+/// old one and is wrong or missing in the new one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountChange {
+    /// What was counted: `kiwipete depth 4`, `tests.epd:3 depth 3`,
+    /// `mine on start`.
+    pub label: String,
+    /// The old count (none: the engine gave none).
+    pub old: Option<u128>,
+    /// The new count.
+    pub new: Option<u128>,
+    /// The count the suite, bench set or comparison expects, where the
+    /// reports say.
+    pub expected: Option<u128>,
+    /// Why the new report has no count or a wrong one, as the engine's
+    /// problem says (its first line).
+    pub why: Option<String>,
+}
+
+impl CountChange {
+    /// Whether the new count is the expected one, the old was not, and the
+    /// new report names no problem with it: the change fixed the count.
+    pub fn is_fix(&self) -> bool {
+        self.expected.is_some()
+            && self.new == self.expected
+            && self.old != self.expected
+            && self.why.is_none()
+    }
+}
+
+/// `kiwipete depth 4: 4085603 -> 4085604 (expected 4085603)`, or for a
+/// fix `... -> 43238 (now the expected 43238)`.
+impl fmt::Display for CountChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |nodes: Option<u128>| nodes.map_or("no count".to_string(), |n| n.to_string());
+        write!(f, "{}: {} -> {}", self.label, show(self.old), show(self.new))?;
+        if let Some(why) = &self.why {
+            write!(f, " ({why})")?;
+        }
+        match self.expected {
+            Some(expected) if self.is_fix() => write!(f, " (now the expected {expected})"),
+            Some(expected) => write!(f, " (expected {expected})"),
+            None => Ok(()),
+        }
+    }
+}
+
 /// What a diff found.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DiffOutcome {
     /// Speed rows, in the old report's order.
     pub rows: Vec<DiffRow>,
-    /// Counts that changed, described.
-    pub changed_counts: Vec<String>,
+    /// Counts that changed, fixed ones among them.
+    pub changed_counts: Vec<CountChange>,
     /// What is in one report only, and similar remarks.
     pub notes: Vec<String>,
     /// Differences that make the speeds incomparable, compared anyway
@@ -156,6 +204,17 @@ impl DiffOutcome {
     /// Rows flagged as regressions.
     pub fn regressions(&self) -> usize {
         self.rows.iter().filter(|r| r.change.verdict == Verdict::Regression).count()
+    }
+
+    /// Changed counts that are now the expected ones.
+    pub fn fixed_counts(&self) -> usize {
+        self.changed_counts.iter().filter(|c| c.is_fix()).count()
+    }
+
+    /// Whether the new report is worse: a count changed other than to its
+    /// expected value, or a speed regressed.
+    pub fn is_worse(&self) -> bool {
+        self.fixed_counts() < self.changed_counts.len() || self.regressions() > 0
     }
 }
 
@@ -330,7 +389,13 @@ pub fn diff_bench(
             continue;
         };
         if o.nodes != n.nodes {
-            outcome.changed_counts.push(format!("{} depth {}: {} -> {}", o.id, o.depth, o.nodes, n.nodes));
+            outcome.changed_counts.push(CountChange {
+                label: format!("{} depth {}", o.id, o.depth),
+                old: Some(o.nodes),
+                new: Some(n.nodes),
+                expected: Some(n.expected),
+                why: None,
+            });
         }
         outcome.rows.push(DiffRow {
             label: o.id.clone(),
@@ -408,10 +473,13 @@ pub fn diff_suite(
         };
         if let Some(n) = new.results.iter().find(same) {
             if n.nodes != o.nodes {
-                outcome.changed_counts.push(format!(
-                    "{}:{} depth {}: {} -> {} (expected {})",
-                    o.file, o.line, o.depth, o.nodes, n.nodes, n.expected
-                ));
+                outcome.changed_counts.push(CountChange {
+                    label: format!("{}:{} depth {}", o.file, o.line, o.depth),
+                    old: Some(o.nodes),
+                    new: Some(n.nodes),
+                    expected: Some(n.expected),
+                    why: None,
+                });
             }
         }
     }
@@ -450,18 +518,14 @@ pub fn diff_compare(old: &CompareReport, new: &CompareReport, threshold: f64) ->
             continue;
         };
         if o.nodes != n.nodes || (o.agrees && !n.agrees) {
-            let show = |nodes: Option<u128>| nodes.map_or("no count".to_string(), |n| n.to_string());
-            let why = n
-                .problem
-                .as_deref()
-                .map_or(String::new(), |p| format!(" ({})", p.lines().next().unwrap_or("")));
-            outcome.changed_counts.push(format!(
-                "{} on {}: {} -> {}{why}",
-                o.engine,
-                o.position,
-                show(o.nodes),
-                show(n.nodes)
-            ));
+            outcome.changed_counts.push(CountChange {
+                label: format!("{} on {}", o.engine, o.position),
+                old: o.nodes,
+                new: n.nodes,
+                // A right count with a problem (`why`) is no fix.
+                expected: new.positions.iter().find(|p| p.id == n.position).map(|p| p.expected),
+                why: n.problem.as_deref().map(|p| p.lines().next().unwrap_or("").to_string()),
+            });
         }
         match (o.nodes_per_second, n.nodes_per_second) {
             (Some(old_speed), Some(new_speed)) => outcome.rows.push(DiffRow {
@@ -597,6 +661,33 @@ mod tests {
         let outcome = diff_compare(&good, &moved, 5.0);
         assert!(outcome.changed_counts.is_empty());
         assert_eq!(outcome.notes.len(), 2, "{outcome:?}");
+    }
+
+    #[test]
+    fn a_count_that_becomes_the_expected_one_is_a_fix() {
+        let wrong = compare_report(vec![result(Some(8903), false)]);
+        let right = compare_report(vec![result(Some(8902), true)]);
+        let fixed = diff_compare(&wrong, &right, 5.0);
+        assert_eq!(fixed.changed_counts.len(), 1, "{fixed:?}");
+        assert!(fixed.changed_counts[0].is_fix());
+        assert_eq!(
+            fixed.changed_counts[0].to_string(),
+            "mine on start: 8903 -> 8902 (now the expected 8902)"
+        );
+        assert_eq!(fixed.fixed_counts(), 1);
+        assert!(!fixed.is_worse(), "{fixed:?}");
+        // The other way round it leaves the expected count: worse.
+        let broken = diff_compare(&right, &wrong, 5.0);
+        assert!(!broken.changed_counts[0].is_fix());
+        assert!(broken.is_worse(), "{broken:?}");
+        assert!(broken.changed_counts[0]
+            .to_string()
+            .ends_with("8902 -> 8903 (engine crashed) (expected 8902)"));
+        // Where no expected count is known, any change is worse.
+        let mut unknown = fixed.changed_counts[0].clone();
+        unknown.expected = None;
+        assert!(!unknown.is_fix());
+        assert_eq!(unknown.to_string(), "mine on start: 8903 -> 8902");
     }
 
     #[test]

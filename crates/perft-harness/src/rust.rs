@@ -357,7 +357,9 @@ fn reproduce(item: &PlannedCheck, bisection: &Bisection) -> String {
 /// count matched.
 ///
 /// # Panics
-/// When a count is wrong, the engine failed, or the suite cannot be read.
+/// When a count is wrong, the engine failed, or the suite cannot be read;
+/// the panic names the caller's line (`#[track_caller]`), the test's own.
+#[track_caller]
 pub fn assert_suite<G: MoveGenerator + Send>(generator: &mut G, suite: Suite, limits: Limits) {
     match check_suite(generator, suite, limits) {
         Ok(check) if check.passed() => {}

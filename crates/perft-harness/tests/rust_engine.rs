@@ -186,6 +186,44 @@ fn assert_suite_panics_with_the_report() {
     );
 }
 
+/// A failing `assert_suite` points at the test that called it, not at the
+/// harness's own source.
+#[test]
+fn assert_suite_failure_points_at_the_calling_test() {
+    use std::cell::RefCell;
+    type Place = Option<(String, u32)>;
+    thread_local! {
+        /// `Some` while this thread's panic place is wanted: then it holds it.
+        static PLACE: RefCell<Option<Place>> = const { RefCell::new(None) };
+    }
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let wanted = PLACE.with(|place| {
+            let mut place = place.borrow_mut();
+            let wanted = place.is_some();
+            if wanted {
+                *place = Some(info.location().map(|l| (l.file().to_string(), l.line())));
+            }
+            wanted
+        });
+        if !wanted {
+            previous(info);
+        }
+    }));
+    PLACE.with(|place| *place.borrow_mut() = Some(None));
+    let line = line!() + 2;
+    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        assert_suite(
+            &mut Cozy::new(Bug::EnPassant),
+            Suite::Bundled("ferdy-enpassant"),
+            Limits { max_nodes: Some(5_000), ..LIMITS },
+        )
+    }));
+    let place = PLACE.with(|place| place.borrow_mut().take()).flatten();
+    assert!(failed.is_err(), "the buggy engine passed");
+    assert_eq!(place, Some((file!().to_string(), line)));
+}
+
 #[test]
 fn suites_by_name_file_and_text_and_what_is_skipped() {
     let mut engine = Cozy::new(Bug::None);

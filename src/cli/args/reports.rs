@@ -8,7 +8,8 @@ use clap::Args;
 
 pub(super) const DIFF_HELP: &str = "\
 Compares two reports of the same kind: bench, suite, or compare (another engine's speed before
-and after a change). Counts that changed are listed. A speed change is a REGRESSION (or
+and after a change). Counts that changed are listed: COUNT FIXED where the new count is the
+expected one (the old was not), COUNT CHANGED otherwise. A speed change is a REGRESSION (or
 `faster`) only past --threshold and past the noise: when both reports kept several samples
 (bench, compare), Welch's t-test on them at 95%; otherwise the min-max ranges must not overlap.
 A change past the threshold but not past the noise is reported as `within noise`. Reports from
@@ -20,8 +21,8 @@ Examples:
   perft diff --threshold 5 results/bench-a.json results/bench-b.json
 
 Exit status:
-  0  no count changed and no regression
-  1  a count changed or a regression was flagged
+  0  no count changed (or each became the expected one: COUNT FIXED) and no regression
+  1  a count changed away from the expected one, or a regression was flagged
   2  bad input, or the reports are not comparable";
 
 pub(super) const REPORT_HELP: &str = "\
