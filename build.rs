@@ -11,7 +11,11 @@ fn run(program: &str, args: &[&str]) -> Option<String> {
 
 fn main() {
     let commit = run("git", &["rev-parse", "--short=12", "HEAD"]).map(|commit| {
-        let dirty = run("git", &["status", "--porcelain", "--untracked-files=no"])
+        // Without --no-optional-locks, `git status` in a fresh clone rewrites
+        // .git/index (its entries are racily clean), which is watched below:
+        // the next build, `cargo install --path .` after `cargo run`, would run
+        // this script again and rebuild the crate for minutes.
+        let dirty = run("git", &["--no-optional-locks", "status", "--porcelain", "--untracked-files=no"])
             .is_some_and(|status| !status.is_empty());
         if dirty {
             format!("{commit}-dirty")
@@ -31,16 +35,6 @@ fn main() {
         run(&rustc, &["--version"]).unwrap_or_else(|| "unknown".into())
     );
     println!("cargo:rustc-env=PERFT_BUILD_PROFILE={}", std::env::var("PROFILE").unwrap_or_default());
-    // An optimised build's last step, perft's own crates, runs for minutes
-    // on a small machine and cargo prints nothing meanwhile: say so first.
-    println!("cargo:rerun-if-env-changed=PERFT_QUIET_BUILD");
-    let optimised = std::env::var("OPT_LEVEL").is_ok_and(|level| level == "3");
-    if optimised && std::env::var_os("PERFT_QUIET_BUILD").is_none() {
-        println!(
-            "cargo:warning=optimised build: perft's own crates come last and take a few minutes on 2 cores, \
-             printing nothing meanwhile (README.md#install has the times; PERFT_QUIET_BUILD=1 hides this)"
-        );
-    }
     println!(
         "cargo:rustc-env=PERFT_TARGET_FEATURES={}",
         std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default()
