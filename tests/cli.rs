@@ -762,3 +762,36 @@ fn hash_auto_sizes_the_table_and_reports_why() {
     assert_eq!(output.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&output.stdout).contains("nothing to verify"));
 }
+
+#[test]
+fn named_positions_and_san_moves_count_as_their_fen_and_uci() {
+    let total = |args: &[&str]| stdout_of(perft().args(["run", "3", "-q", "-t", "1"]).args(args));
+    assert_eq!(total(&["--position", "kiwipete"]), total(&["--fen", KIWIPETE]));
+    assert_eq!(total(&["--position", "position2"]), total(&["--fen", KIWIPETE]));
+    let san = total(&["--moves", "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"]);
+    assert_eq!(san, total(&["--moves", "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "e1g1"]));
+    // The report gives the moves in UCI, however they were given.
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    perft()
+        .args(["run", "2", "-q", "--position", "kiwipete", "--moves", "O-O-O", "--json"])
+        .arg(&report)
+        .assert()
+        .success();
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["moves"], serde_json::json!(["e1c1"]));
+    assert_eq!(json["start_fen"], KIWIPETE);
+    // Unknown names, ambiguous and impossible moves are bad input.
+    for (args, said) in [
+        (&["--position", "nowhere"][..], "possible values"),
+        (&["--fen", "4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "--moves", "Rd1"], "ambiguous move \"Rd1\""),
+        (&["--moves", "Nf6"], "illegal move \"Nf6\""),
+        (&["--moves", "Zz9"], "or SAN such as e4"),
+        (&["--position", "kiwipete", "--fen", KIWIPETE], "cannot be used with"),
+    ] {
+        let out = perft().args(["run", "2"]).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+    }
+}

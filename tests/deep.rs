@@ -250,7 +250,7 @@ fn ctrl_c_during_suite_writes_a_partial_report() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    wait_for_work(child.id(), Duration::from_millis(1500));
     assert!(child.try_wait().unwrap().is_none(), "the suite ended before it could be interrupted");
     interrupt(&child);
     let output = child.wait_with_output().unwrap();
@@ -331,6 +331,38 @@ fn run_stats_prints_and_reports_the_table() {
     assert_eq!(output.status.code(), Some(2));
 }
 
+/// CPU seconds `pid` and its children (an engine it started) have used.
+#[cfg(target_os = "linux")]
+fn cpu_seconds(pid: u32) -> f64 {
+    let ticks = |pid: &str| -> f64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // After the command's `(name)`: state is field 3, utime and stime 14 and 15.
+        let fields: Vec<&str> =
+            stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+        fields.get(11..13).map_or(0.0, |f| f.iter().map(|t| t.parse::<f64>().unwrap_or(0.0)).sum())
+    };
+    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+    // SAFETY: sysconf only reads a configuration value.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    (ticks(&pid.to_string()) + children.split_whitespace().map(ticks).sum::<f64>()) / hz
+}
+
+/// Waits until `pid` (with its children) has had `work` of CPU time, so
+/// that it has done as much whatever else the machine runs (a fixed sleep
+/// on a busy machine gave it less, and the test failed); at most a minute.
+#[cfg(target_os = "linux")]
+fn wait_for_work(pid: u32, work: Duration) {
+    let start = std::time::Instant::now();
+    while cpu_seconds(pid) < work.as_secs_f64() && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[cfg(all(unix, not(target_os = "linux")))]
+fn wait_for_work(_pid: u32, work: Duration) {
+    std::thread::sleep(work);
+}
+
 #[cfg(unix)]
 fn interrupted_run(args: &[&str], json: &Path, after: Duration) -> (String, Option<i32>, Value) {
     let mut child = bin()
@@ -341,7 +373,7 @@ fn interrupted_run(args: &[&str], json: &Path, after: Duration) -> (String, Opti
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(after);
+    wait_for_work(child.id(), after);
     assert!(child.try_wait().unwrap().is_none(), "{args:?} ended before it could be interrupted");
     interrupt(&child);
     let output = child.wait_with_output().unwrap();
@@ -376,8 +408,8 @@ fn ctrl_c_during_bench_and_check_reports_what_finished() {
     // or engine error is blamed on the interruption.
     let json = dir.path().join("check.json");
     let engine = format!("self=uci:{} uci", env!("CARGO_BIN_EXE_perft"));
-    // Far more checks than 1.5 s holds on any machine (the standard file
-    // alone takes under a second on a quiet one).
+    // Far more checks than 1.5 s of CPU time holds on any machine (the
+    // standard file alone takes under a second on a quiet one).
     let files = ["standard.epd", "ferdy-enpassant.epd", "marcel-random.perft"].map(positions);
     let mut args = vec!["check", "--engine", &engine, "--relaxed"];
     args.extend(files.iter().map(|f| f.to_str().unwrap()));
@@ -471,7 +503,7 @@ fn a_killed_suite_leaves_the_previous_report_intact() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    wait_for_work(child.id(), Duration::from_millis(1500));
     assert!(child.try_wait().unwrap().is_none(), "the suite ended before it could be killed");
     child.kill().unwrap();
     child.wait().unwrap();

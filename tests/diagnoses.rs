@@ -131,3 +131,45 @@ fn promotions_to_a_missing_piece_are_told_by_the_pieces() {
     assert_eq!(code, Some(1), "{out}");
     assert!(causes(&out)[0].starts_with("CAUSE 1 of 1: promotion to a rook missing: "), "{out}");
 }
+
+#[test]
+fn a_divide_counting_checkmate_as_a_node_is_one_cause_that_says_so() {
+    // Before the fool's mate: black's Qh4 mates, and the engine's divide
+    // counts the mated position as a node, where asked there it says 0.
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("mate.epd");
+    std::fs::write(
+        &suite,
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2 ;D1 30 ;D2 575 ;D3 17519\n",
+    )
+    .unwrap();
+    let (code, out, report) = check("--bug mate-node", 100_000, &[suite.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}");
+    let causes = causes(&out);
+    assert_eq!(causes.len(), 1, "{out}");
+    assert!(causes[0].contains("counts a terminal position (checkmate or stalemate"), "{out}");
+    assert!(out.contains("after d8h4 it is checkmate (no legal moves)"), "{out}");
+    // No move is blamed: the candidates of a count one ply deep are not given.
+    assert!(!out.contains("candidates"), "{out}");
+    assert_eq!(report["causes"][0]["key"]["kind"], "terminal_node");
+    // The same engine without the bug passes.
+    let (code, out, _) = check("", 100_000, &[suite.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+}
+
+#[test]
+fn a_totals_only_engine_is_asked_without_the_en_passant_square_to_single_it_out() {
+    // After c7c5 the en passant b5c6 exposes the white king to the rook on
+    // h5, and Kb4 walks into the rook on b1: both fit one move too many.
+    // The engine, asked the same position without the square, counts right.
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("ep.epd");
+    std::fs::write(&suite, "8/2p5/8/KP5r/8/8/8/1r5k b - - 0 1 ;D2 65\n").unwrap();
+    let (code, out, report) = check("--bug leaf-ep-pin --no-divide", 100_000, &[suite.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("singled out: asked without the en-passant square c6"), "{out}");
+    let result = report["results"].as_array().unwrap().iter().find(|r| r.get("bisection").is_some()).unwrap();
+    let candidates = &result["bisection"]["candidates"];
+    assert_eq!(candidates["moves"][0]["move"], "b5c6", "{out}");
+    assert_eq!(candidates["likely"], "en passant that exposes its king", "{out}");
+}

@@ -608,3 +608,24 @@ fn a_hopelessly_deep_count_is_not_asked_of_an_engine_that_counts_illegal_moves()
     // Not the 300-s default timeout.
     assert!(began.elapsed() < Duration::from_secs(120), "{:?}", began.elapsed());
 }
+
+#[test]
+fn a_slow_command_line_that_exits_fast_on_bad_arguments_is_found_and_passes() {
+    // It prints its usage at once on arguments it cannot read (the probe's
+    // `uci`), but loads for 3.5 s before every real count: longer than a
+    // probe's wait (3 s by default), so its fast exit must not bound the
+    // counts.
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.epd");
+    std::fs::write(&suite, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D2 400\n").unwrap();
+    let output = perft()
+        .args(["check", "--engine", &alone("--count-delay 3500 --cli")])
+        .arg(&suite)
+        .timeout(Duration::from_secs(240))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{out}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(out.contains("found (command lines): a command line per count"), "{out}");
+    assert!(!out.contains("could not be started again") && !out.contains("timed out"), "{out}");
+}

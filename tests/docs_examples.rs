@@ -274,3 +274,77 @@ fn the_examples_are_found_and_a_broken_one_fails() {
     let (code, said) = run("perft suite no-such-suite.epd", &root, sandbox.path());
     assert_eq!(code, Some(2), "{said}");
 }
+
+/// The numbers README.md gives for the bundled default suite (its first
+/// example's summary line, the install command's comment, the correctness
+/// paragraph) are the suite's as bundled: a suite that grows changes the
+/// front page with it.
+#[test]
+fn the_readme_states_the_default_suite_as_bundled() {
+    use perft::suite::{bundled, parse_suite, SuiteFile, SuiteOptions, SuitePlan};
+    let (_, bytes) = bundled("default.epd").expect("the default suite is bundled");
+    let file = SuiteFile { name: "default.epd".into(), content: Ok(parse_suite(bytes)) };
+    let plan = SuitePlan::new(vec![file], SuiteOptions::default());
+    let (positions, checks) = (plan.positions(), plan.checks());
+    let readme = std::fs::read_to_string(repository().join("README.md")).unwrap();
+    // Line breaks and a comment's `#` are layout: compare the words.
+    let words = readme.replace("\n# ", " ").split_whitespace().collect::<Vec<_>>().join(" ");
+    let thousands = |n: usize| match n {
+        n if n >= 1000 => format!("{},{:03}", n / 1000, n % 1000),
+        n => n.to_string(),
+    };
+    let (p, c) = (thousands(positions), thousands(checks));
+    for stated in [
+        format!("{positions} positions, {checks} checks: {checks} passed, 0 failed, 0 errors, 0 skipped"),
+        format!("({p} positions, {c} counts"),
+        format!("the default suite's {c} checks"),
+    ] {
+        assert!(words.contains(&stated), "README.md should say: {stated}");
+    }
+}
+
+/// Words a reader would have to replace before a command runs.
+const PLACEHOLDERS: &[&str] = &["OWNER/", "<repository", "URL>", "TODO", "FIXME", "XXX", "example.com"];
+
+/// The pages a reader follows: README.md, the docs, their example files,
+/// and the crates' and folders' READMEs.
+fn reader_pages() -> Vec<PathBuf> {
+    let root = repository();
+    let mut pages = vec![root.join("README.md"), root.join("action.yml")];
+    for dir in ["docs", "docs/examples", "crates/perft-core", "crates/perft-harness", "positions", "results"]
+    {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else { continue };
+        for entry in entries.map(|e| e.unwrap().path()) {
+            let ext = entry.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if entry.is_file() && matches!(ext, "md" | "yml" | "yaml") {
+                pages.push(entry);
+            }
+        }
+    }
+    pages
+}
+
+/// The placeholders in `text`: each with its line number.
+fn placeholders(text: &str) -> Vec<(usize, &'static str)> {
+    let lines = text.lines().enumerate();
+    lines
+        .flat_map(|(n, line)| {
+            PLACEHOLDERS.iter().filter(move |w| line.contains(**w)).map(move |w| (n + 1, *w))
+        })
+        .collect()
+}
+
+#[test]
+fn the_docs_hold_no_placeholder_for_the_reader_to_fill() {
+    let mut found = Vec::new();
+    for page in reader_pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (line, word) in placeholders(&text) {
+            found.push(format!("{}:{line}: `{word}`", page.display()));
+        }
+    }
+    assert!(found.is_empty(), "placeholders a reader cannot fill:\n{}", found.join("\n"));
+    // The check can fail: the placeholders these pages once had are found.
+    let old = "ok\n        uses: OWNER/perft@main\nperft-harness = { git = \"<repository URL>\" }";
+    assert_eq!(placeholders(old), [(2, "OWNER/"), (3, "<repository"), (3, "URL>")]);
+}

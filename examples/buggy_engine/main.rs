@@ -36,6 +36,9 @@
 //!   with pieces between the king and the rook.
 //! - `--bug ep-lapse`: keeps an en-passant square past the move after its
 //!   double push, and captures onto it while the pushed pawn stands.
+//! - `--bug mate-node`: counts a position without legal moves (checkmate
+//!   or stalemate) below the one asked as a node; asked at that position,
+//!   it sums its empty divide, 0, as Go engines that print a divide do.
 //! - `--crash-on FEN`: aborts when asked to count the position whose first
 //!   four FEN fields are these.
 //! - `--crash-after N`: aborts when asked for a count after its first N.
@@ -53,6 +56,8 @@
 //! - `--no-uci`: answers `uci` and `isready` with "Unknown command".
 //! - `--setboard`: sets positions with `setboard FEN` (and not `position`).
 //! - `--start-delay MS`: sleeps before reading its input (a slow start).
+//! - `--count-delay MS`: a one-shot count (`--perft`, `--cli`) loads for
+//!   this long before it counts, but a usage message comes at once.
 //!
 //! Output:
 //! - `--no-divide`: prints only the total, like engines without a divide;
@@ -133,6 +138,9 @@ struct Options {
     uci: bool,
     setboard: bool,
     quirks: Quirks,
+    /// Milliseconds a one-shot count loads before it counts (not before a
+    /// usage message).
+    count_delay: u64,
 }
 
 /// Ways of answering that real engines have, which a harness must read.
@@ -298,6 +306,7 @@ fn parse_options(args: &[String]) -> (Options, Option<Vec<String>>, bool, bool, 
         uci: true,
         setboard: false,
         quirks: Quirks::default(),
+        count_delay: 0,
     };
     let (mut one_shot, mut interactive, mut cli, mut delay) = (None, false, false, 0);
     let mut i = 1;
@@ -372,6 +381,10 @@ fn parse_options(args: &[String]) -> (Options, Option<Vec<String>>, bool, bool, 
             "--no-chess960" => options.chess960 = false,
             "--no-uci" => options.uci = false,
             "--setboard" => options.setboard = true,
+            "--count-delay" => {
+                options.count_delay = args[i + 1].parse().expect("--count-delay MS");
+                i += 1;
+            }
             "--interactive" => interactive = true,
             "--perft" | "--cli" => {
                 cli = args[i] == "--cli";
@@ -401,6 +414,7 @@ fn count_once(rest: &[String], options: &Options, cli: bool) {
     let moves: Vec<&str> = rest[2..].iter().flat_map(|m| m.split_whitespace()).collect();
     match Position::new(&rest[1], &moves, false, options.bug) {
         Ok(mut position) => {
+            std::thread::sleep(Duration::from_millis(options.count_delay));
             perft(&mut position, depth, options, false, &mut std::io::stdout());
         }
         Err(e) => {

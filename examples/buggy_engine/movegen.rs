@@ -25,6 +25,7 @@ pub enum Bug {
     CastlingRights,
     CastlingPath,
     EnPassantLapse,
+    MateNode,
 }
 
 impl Bug {
@@ -43,6 +44,7 @@ impl Bug {
             "castling-rights" => Bug::CastlingRights,
             "castling-path" => Bug::CastlingPath,
             "ep-lapse" => Bug::EnPassantLapse,
+            "mate-node" => Bug::MateNode,
             _ => return None,
         })
     }
@@ -267,6 +269,11 @@ fn leaf_count(board: &Board, state: State, bug: Bug) -> u64 {
 
 /// The nodes `depth` plies below `board`, as this engine counts them.
 pub fn count(board: &mut Board, state: State, depth: u32, bug: Bug) -> u64 {
+    if bug == Bug::MateNode && depth >= 1 && listed(board, state, bug).is_empty() {
+        // A node without moves is taken for a leaf (its answer asked
+        // there is the sum of its divide, so right).
+        return 1;
+    }
     match depth {
         0 => 1,
         1 => leaf_count(board, state, bug),

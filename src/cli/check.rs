@@ -246,7 +246,7 @@ pub fn debug(args: DebugArgs) -> Result<u8> {
     let timeout = resolve::timeout(args.timeout)?;
     let (name, spec) = parse_engine(&args.engine, &args.patterns)?;
     let board = resolve::position(&args.position)?;
-    let fen = args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string());
+    let fen = args.position.start_fen();
     // The moves as played, in the board's notation (the engine is told
     // UCI_Chess960 when it is Chess960).
     let position = EnginePosition {

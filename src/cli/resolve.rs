@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use perft::board::{Board, CastlingMode, FenOptions, STARTPOS_FEN};
+use perft::board::{Board, CastlingMode, FenOptions};
 use perft::counting::MAX_THREADS;
 use perft::engine::{AnswerFormat, EngineOptions, DEFAULT_HANDSHAKE};
 
@@ -139,11 +139,12 @@ pub fn pattern_notes(patterns: &PatternArgs, names: &[&str]) -> Vec<String> {
 
 /// The board described by `--fen`/`--startpos`, `--moves`, `--chess960`.
 pub fn position(args: &PositionArgs) -> Result<Board> {
-    let fen = args.fen.as_deref().unwrap_or(STARTPOS_FEN);
+    let fen = args.start_fen();
+    let fen = fen.as_str();
     let options = FenOptions { castling: CastlingMode::from_chess960(args.chess960), relaxed: args.relaxed };
     let mut board = Board::from_fen_with(fen, options).with_context(|| format!("bad --fen {fen:?}"))?;
     for (i, mv) in args.moves.iter().enumerate() {
-        board.play_uci(mv).with_context(|| format!("bad --moves entry {} ({mv:?})", i + 1))?;
+        board.play_move(mv).with_context(|| format!("bad --moves entry {} ({mv:?})", i + 1))?;
     }
     Ok(board)
 }

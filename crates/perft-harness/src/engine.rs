@@ -190,7 +190,7 @@ impl EngineError {
         };
         let first = text.lines().next().unwrap_or_default();
         let first = first.strip_suffix("; its last output:").unwrap_or(first);
-        crate::board::truncate_chars(first, 120)
+        crate::board::whole_sentences(first, 120)
     }
 
     /// What to try when the engine does not count this way: probing.

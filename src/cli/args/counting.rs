@@ -83,16 +83,27 @@ pub struct LabelArgs {
     pub chess960: bool,
 }
 
+/// The names `--position` takes ([`perft::board::NAMED_POSITIONS`]).
+fn named_position_parser() -> clap::builder::PossibleValuesParser {
+    let names = perft::board::NAMED_POSITIONS.iter().flat_map(|p| std::iter::once(&p.name).chain(p.aliases));
+    clap::builder::PossibleValuesParser::new(names.map(|name| clap::builder::PossibleValue::new(*name)))
+}
+
 /// Where the position comes from.
 #[derive(Debug, Args)]
 pub struct PositionArgs {
     /// Start from this FEN (4 to 6 fields; X-FEN and Shredder-FEN accepted).
-    #[arg(long, value_name = "FEN", conflicts_with = "startpos")]
+    #[arg(long, value_name = "FEN", conflicts_with_all = ["startpos", "named"])]
     pub fen: Option<String>,
+    /// Start from a usual test position by name: start, kiwipete, endgame,
+    /// mirrored, mirrored-flipped, talkchess, edwards, chess960 (or the
+    /// wiki's position1 to position6).
+    #[arg(long = "position", value_name = "NAME", value_parser = named_position_parser(), conflicts_with = "startpos")]
+    pub named: Option<String>,
     /// Start from the standard starting position (the default).
     #[arg(long)]
     pub startpos: bool,
-    /// Moves to play first, in UCI notation (e2e4 e7e5 ...).
+    /// Moves to play first, in UCI (e2e4 e7e5 g1f3) or SAN (e4 e5 Nf3).
     #[arg(long, value_name = "MOVE", num_args = 1.., allow_hyphen_values = false)]
     pub moves: Vec<String>,
     /// Write (and read) castling the Chess960 way: king takes rook.
@@ -102,6 +113,15 @@ pub struct PositionArgs {
     /// impossible checks, impossible castling history).
     #[arg(long)]
     pub relaxed: bool,
+}
+
+impl PositionArgs {
+    /// The FEN the moves start from: `--fen`, the `--position` named, or
+    /// the start position.
+    pub fn start_fen(&self) -> String {
+        let named = self.named.as_deref().and_then(perft::board::named_position).map(|p| p.fen);
+        self.fen.clone().unwrap_or_else(|| named.unwrap_or(perft::board::STARTPOS_FEN).to_string())
+    }
 }
 
 #[derive(Debug, Args)]

@@ -215,9 +215,9 @@ fn report_of(
     RunReport {
         header: ReportHeader::of::<RunReport>(),
         fen: board.fen(),
-        start_fen: (!args.position.moves.is_empty())
-            .then(|| args.position.fen.clone().unwrap_or_else(|| perft::board::STARTPOS_FEN.to_string())),
-        moves: args.position.moves.clone(),
+        start_fen: (!args.position.moves.is_empty()).then(|| args.position.start_fen()),
+        // As played, in UCI, however they were given (SAN too).
+        moves: board.moves_played().map(|m| m.uci(board.is_chess960()).to_string()).collect(),
         chess960: board.is_chess960(),
         depth: args.depth,
         mode,

@@ -165,19 +165,21 @@ impl Prober {
         }
     }
 
-    /// A program that exits at once: command lines, one run per count,
-    /// each given the time the program took to exit on its own on top of
-    /// the wait (a slow start).
+    /// A program that exits at once: command lines, one run per count.
+    /// Until one has counted right, a run that is still going is waited
+    /// for as long as a slow start may take ([`Prober::start`], on top of
+    /// the wait): its quick exit on input it cannot read says nothing of
+    /// how long it loads before a real count. After that, three times the
+    /// longest right count, on top of the wait.
     fn command_lines(&mut self) -> Option<Found> {
         let program = self.session.command().to_vec();
-        let timeout = self.wait + self.startup * 2;
         for &line in COMMAND_LINES {
             let mut template = program.clone();
             template.extend(line.split(' ').map(str::to_string));
-            if !self.command_line_counts(&template, line, timeout) {
+            if !self.command_line_counts(&template, line) {
                 continue;
             }
-            let template = self.command_line_moves(template, line, timeout);
+            let template = self.command_line_moves(template, line);
             return Some(Found {
                 protocol: Protocol::Command,
                 command: template,
@@ -191,13 +193,13 @@ impl Prober {
 
     /// Whether `template` counts the start position at depths 1 and 2 and
     /// Kiwipete at depth 1 (with six FEN fields, else four).
-    fn command_line_counts(&mut self, template: &[String], line: &str, timeout: std::time::Duration) -> bool {
+    fn command_line_counts(&mut self, template: &[String], line: &str) -> bool {
         for fen in [FenFields::Six, FenFields::Four] {
             let mut counts = true;
             for expect in
                 [expected(STARTPOS_FEN, &[], 1), expected(STARTPOS_FEN, &[], 2), expected(SECOND_FEN, &[], 1)]
             {
-                let outcome = self.run_command_line(template, fen, &expect.position, expect.depth, timeout);
+                let outcome = self.run_command_line(template, fen, &expect.position, expect.depth);
                 let right = outcome == Reply::Count(expect.nodes);
                 let fields = if fen == FenFields::Four { " (four FEN fields)" } else { "" };
                 self.tried(
@@ -228,23 +230,18 @@ impl Prober {
 
     /// The template to use, given that it counts: with `{moves}` if the
     /// program applies them, else without (the position reached).
-    fn command_line_moves(
-        &mut self,
-        template: Vec<String>,
-        line: &str,
-        timeout: std::time::Duration,
-    ) -> Vec<String> {
+    fn command_line_moves(&mut self, template: Vec<String>, line: &str) -> Vec<String> {
         if !line.contains("{moves}") {
             return template;
         }
         let moved = expected(STARTPOS_FEN, &SECOND_MOVES, 1);
-        let outcome = self.run_command_line(&template, self.fen, &moved.position, 1, timeout);
+        let outcome = self.run_command_line(&template, self.fen, &moved.position, 1);
         self.tried(shown_line(line, &moved), outcome_text(&outcome, moved.nodes));
         if outcome == Reply::Count(moved.nodes) {
             return template;
         }
         let bare: Vec<String> = template.iter().filter(|w| *w != "{moves}").cloned().collect();
-        let again = self.run_command_line(&bare, self.fen, &moved.position, 1, timeout);
+        let again = self.run_command_line(&bare, self.fen, &moved.position, 1);
         self.tried(shown_line(&line.replace(" {moves}", ""), &moved), outcome_text(&again, moved.nodes));
         let root = expected(STARTPOS_FEN, &[], 1).nodes;
         if again != Reply::Count(moved.nodes) && outcome != Reply::Count(root) {
@@ -256,15 +253,19 @@ impl Prober {
         bare
     }
 
-    /// One run of a command-line template.
+    /// One run of a command-line template, bounded as [`Self::command_lines`]
+    /// says; a right count's time is kept for the next bound.
     fn run_command_line(
         &mut self,
         template: &[String],
         fen: FenFields,
         position: &crate::engine::EnginePosition,
         depth: u32,
-        timeout: std::time::Duration,
     ) -> Reply {
+        let timeout = match self.real_count {
+            Some(took) => self.wait + took * 3,
+            None => self.wait + self.start.max(self.startup * 2),
+        };
         let spec = EngineSpec {
             protocol: Protocol::Command,
             command: template.to_vec(),
@@ -276,8 +277,13 @@ impl Prober {
         };
         let mut engine =
             concrete_engine(&spec, "probe", &EngineOptions { stop: self.stop, ..EngineOptions::default() });
+        let began = Instant::now();
         match engine.perft(position, depth, timeout) {
-            Ok(EngineRun { nodes, .. }) => Reply::Count(nodes),
+            Ok(EngineRun { nodes, .. }) => {
+                let took = began.elapsed();
+                self.real_count = Some(self.real_count.map_or(took, |before| before.max(took)));
+                Reply::Count(nodes)
+            }
             Err(EngineError::Exited { status, output }) => {
                 Reply::Not { what: format!("exited ({status})"), exited: true, last: last_line(&output) }
             }

@@ -109,6 +109,10 @@ pub(super) struct Prober {
     /// How long it took to start: from its start to its first word after
     /// `uci` (or to its exit).
     pub(super) startup: Duration,
+    /// The longest a command-line count it answered took: what
+    /// bounds its next ones (its exit on arguments it cannot read, often
+    /// at once, says nothing of how long it loads before a real count).
+    pub(super) real_count: Option<Duration>,
     pub(super) tries: Vec<Try>,
     pub(super) notes: Vec<String>,
 }
@@ -127,6 +131,7 @@ impl Prober {
             fresh: false,
             fen: FenFields::Six,
             startup: Duration::ZERO,
+            real_count: None,
             tries: Vec::new(),
             notes: Vec::new(),
         }
@@ -382,7 +387,7 @@ pub(super) fn last_line(output: &str) -> String {
     match output.lines().rev().find(says) {
         Some(line) if line != crate::engine::NO_OUTPUT => {
             let line = line.strip_prefix("(stderr) ").unwrap_or(line);
-            crate::board::truncate_chars(line.trim(), 100)
+            crate::board::whole_sentences(line.trim(), 100)
         }
         _ => String::new(),
     }
@@ -395,5 +400,5 @@ fn rust_panic(output: &str) -> Option<String> {
     lines
         .find(|l| l.starts_with("thread '") && l.contains("' panicked at") || l.contains(") panicked at "))?;
     let message = lines.next()?.trim();
-    Some(crate::board::truncate_chars(&format!("panicked: {message}"), 100))
+    Some(crate::board::whole_sentences(&format!("panicked: {message}"), 100))
 }

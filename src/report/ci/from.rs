@@ -65,17 +65,27 @@ impl Grouper {
         self.add(unnamed, u32::MAX, case);
     }
 
+    /// Skipped counts: one case for each, but one for all of a file's that
+    /// share a reason when there are several (a `--max-nodes` run skips
+    /// thousands, which would bury the report's real cases).
     fn skipped(&mut self, skipped: &[SkippedCheck]) {
+        let mut groups: Vec<((&str, String), Vec<&SkippedCheck>)> = Vec::new();
         for check in skipped {
-            let outcome = CiOutcome::Skipped { message: check.reason.to_string() };
-            let case = CiCase {
-                name: case_name(&check.file, check.line, check.depth),
-                line: check.line,
-                seconds: 0.0,
-                outcome,
-                cause: None,
+            let key = (check.file.as_str(), check.reason.to_string());
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, checks)) => checks.push(check),
+                None => groups.push((key, vec![check])),
+            }
+        }
+        for ((file, reason), checks) in groups {
+            let first = checks[0];
+            let name = match checks.len() {
+                1 => case_name(file, first.line, first.depth),
+                n => format!("{file}: {n} counts skipped, from line {}", first.line),
             };
-            self.add(&check.file, check.depth, case);
+            let outcome = CiOutcome::Skipped { message: reason };
+            let case = CiCase { name, line: first.line, seconds: 0.0, outcome, cause: None };
+            self.add(file, first.depth, case);
         }
     }
 
@@ -293,5 +303,42 @@ pub fn from_diff(outcome: &DiffOutcome, old: &str, new: &str, timestamp: String)
         timestamp,
         properties: vec![("old".into(), old.into()), ("new".into(), new.into())],
         causes: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::SkipReason;
+
+    fn skip(line: usize, depth: u32, reason: SkipReason) -> SkippedCheck {
+        SkippedCheck { file: "a.epd".into(), line, depth, reason }
+    }
+
+    #[test]
+    fn a_files_skips_of_one_reason_are_one_case() {
+        let mut grouper = Grouper::new(false);
+        grouper.skipped(&[
+            skip(3, 5, SkipReason::MaxNodes(1000)),
+            skip(4, 5, SkipReason::MaxNodes(1000)),
+            skip(4, 6, SkipReason::MaxNodes(1000)),
+            skip(7, 2, SkipReason::Chess960),
+        ]);
+        let suites = grouper.finish();
+        let cases: Vec<(&str, String)> = suites[0]
+            .cases
+            .iter()
+            .map(|c| match &c.outcome {
+                CiOutcome::Skipped { message } => (c.name.as_str(), message.clone()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            cases,
+            [
+                ("a.epd: 3 counts skipped, from line 3", "more nodes than --max-nodes 1000".to_string()),
+                ("a.epd:7 depth 2", "a Chess960 position, skipped".to_string()),
+            ]
+        );
     }
 }

@@ -44,7 +44,8 @@ fn write_suite(writer: &mut Writer<Vec<u8>>, run: &CiRun, suite: &CiSuite) -> st
     }
     element.write_inner_content(|writer| {
         writer.create_element("properties").write_inner_content(|writer| {
-            for (name, value) in &run.properties {
+            let wall = ("wall-seconds".to_string(), time(run.seconds));
+            for (name, value) in run.properties.iter().chain([&wall]) {
                 writer
                     .create_element("property")
                     .with_attribute(("name", xml_text(name).as_str()))
@@ -107,7 +108,11 @@ pub fn to_junit(run: &CiRun) -> String {
         for (name, value) in &counts(run.tally()) {
             element = element.with_attribute((*name, value.as_str()));
         }
-        element.with_attribute(("time", time(run.seconds).as_str())).write_inner_content(|writer| {
+        // The total is the sum of the suites', as readers add them up; with
+        // counts run side by side (`-j`) that is more than the wall time,
+        // which each suite's `wall-seconds` property gives.
+        let total: f64 = run.suites.iter().map(|suite| suite.seconds()).sum();
+        element.with_attribute(("time", time(total).as_str())).write_inner_content(|writer| {
             for suite in &run.suites {
                 write_suite(writer, run, suite)?;
             }

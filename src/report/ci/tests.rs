@@ -172,3 +172,18 @@ fn one_error_said_at_every_count_is_one_annotation() {
     assert_eq!(lines.len(), 2, "{lines:#?}");
     assert!(lines[1].contains("(and the same at 48 more counts"), "{}", lines[1]);
 }
+
+#[test]
+fn junit_totals_add_up_and_the_wall_time_is_a_property() {
+    // Four cases of 0.25 s each, run side by side in 1.5 s of wall time
+    // (`run_of`): the suite and the total say 1 s, the property 1.5 s.
+    let run = run_of(vec![case("x:1 depth 1", 1, CiOutcome::Passed); 4], None);
+    let xml = to_junit(&run);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let suites = doc.root_element();
+    let suite = suites.children().find(|n| n.has_tag_name("testsuite")).unwrap();
+    assert_eq!(suites.attribute("time"), Some("1.000"), "{xml}");
+    assert_eq!(suite.attribute("time"), Some("1.000"), "{xml}");
+    let wall = doc.descendants().find(|n| n.attribute("name") == Some("wall-seconds")).expect(&xml);
+    assert_eq!(wall.attribute("value"), Some("1.500"));
+}

@@ -344,3 +344,60 @@ pub fn truncate_chars(text: &str, max: usize) -> String {
     }
     out
 }
+
+/// Longest a sentence [`whole_sentences`] keeps: past it, a flood of text
+/// without a full stop is cut at a word.
+pub const LONGEST_SENTENCE: usize = 400;
+
+/// `text` cut after its last whole sentence within `max` characters, but
+/// never inside its first sentence (kept whole up to
+/// [`LONGEST_SENTENCE`] characters, then cut at a word with `…`): an
+/// engine's message is never cut in the middle of what it says.
+pub fn whole_sentences(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    // Byte offsets just past each sentence's end: `.`, `!` or `?` then a space.
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let ends =
+        chars.windows(2).filter(|w| matches!(w[0].1, '.' | '!' | '?') && w[1].1 == ' ').map(|w| w[1].0);
+    let within = |end: &usize| text[..*end].chars().count() <= max.max(LONGEST_SENTENCE);
+    let ends: Vec<usize> = ends.take_while(within).collect();
+    let fitting = ends.iter().rev().find(|&&end| text[..end].chars().count() <= max);
+    match fitting.or(ends.first()) {
+        Some(&end) => text[..end].trim_end().to_string(),
+        None if text.chars().count() <= LONGEST_SENTENCE => text.to_string(),
+        None => {
+            let cut = truncate_chars(text, LONGEST_SENTENCE);
+            match cut.rfind(' ') {
+                Some(space) => format!("{}…", &cut[..space]),
+                None => cut,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod sentence_tests {
+    use super::{whole_sentences, LONGEST_SENTENCE};
+
+    #[test]
+    fn messages_are_cut_between_sentences_only() {
+        assert_eq!(whole_sentences("short. text", 100), "short. text");
+        let text = "The engine cannot read X-FEN. It expects KQkq castling rights only. Sorry!";
+        assert_eq!(whole_sentences(text, 40), "The engine cannot read X-FEN.");
+        assert_eq!(
+            whole_sentences(text, 70),
+            "The engine cannot read X-FEN. It expects KQkq castling rights only."
+        );
+        // A first sentence longer than the limit is kept whole, decimals too.
+        let long = "panic: runtime error: index out of range [8] with length 8 at 0.4 s in goroutine 1. more";
+        assert_eq!(whole_sentences(long, 20), long.strip_suffix(" more").unwrap());
+        // A flood without a full stop is cut at a word, and says so.
+        let flood = "word ".repeat(200);
+        let cut = whole_sentences(&flood, 50);
+        assert!(cut.ends_with("word…") && cut.chars().count() <= LONGEST_SENTENCE + 1, "{cut}");
+        // Any UTF-8.
+        assert_eq!(whole_sentences("é. ü", 2), "é.");
+    }
+}

@@ -9,6 +9,7 @@
 pub(crate) mod castling;
 mod fen;
 mod make;
+mod named;
 mod setup;
 mod status;
 mod validate;
@@ -20,8 +21,9 @@ use crate::attacks::pawn_attacks;
 use crate::movegen::Position;
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, Move, Piece, PieceKind, Rank, Square};
 pub(crate) use castling::{king_destination, rook_destination, CastlingConfig};
-pub use fen::truncate_chars;
+pub use fen::{truncate_chars, whole_sentences, LONGEST_SENTENCE};
 pub use fen::{CastlingMode, FenError, FenField, FenOptions};
+pub use named::{named_position, NamedPosition, NAMED_POSITIONS};
 pub use status::{DrawReason, Outcome};
 pub use validate::{PositionError, Problem};
 use zobrist::ZobristKeys;

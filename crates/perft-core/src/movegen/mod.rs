@@ -12,6 +12,7 @@
 //! castling), so divides read alike.
 
 mod on_board;
+mod san;
 mod sets;
 
 use arrayvec::ArrayVec;
@@ -674,6 +675,18 @@ pub enum MoveError {
     /// The text is not UCI move notation.
     #[error("malformed move {0:?}: expected UCI notation such as e2e4 or e7e8q")]
     Malformed(String),
+    /// The text is neither UCI nor SAN move notation.
+    #[error("malformed move {0:?}: expected UCI notation such as e2e4 or e7e8q, or SAN such as e4, Nf3, exd5, e8=Q or O-O")]
+    MalformedEither(String),
+    /// Several legal moves match the SAN given (it needs the file or rank
+    /// the piece comes from).
+    #[error("ambiguous move {mv:?} in position {fen}: several legal moves match; add the file or rank the piece comes from")]
+    Ambiguous {
+        /// The move as given.
+        mv: String,
+        /// The position it was tried in.
+        fen: String,
+    },
     /// The move is well-formed but not legal in the position.
     #[error("illegal move {mv:?} in position {fen}")]
     Illegal {

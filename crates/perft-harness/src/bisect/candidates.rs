@@ -38,6 +38,10 @@ pub struct Candidates {
     /// whose moves here number exactly the difference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub likely: Option<String>,
+    /// How the engine itself singled out the first candidate: what it was
+    /// asked (a variant of the position) and how it answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub singled_out: Option<String>,
 }
 
 impl Candidates {
@@ -130,6 +134,7 @@ pub fn candidates(board: &Board, fen: &str, ours: u128, theirs: u128, move_list_
         seen_from_parent: false,
         moves,
         likely,
+        singled_out: None,
     }
 }
 

@@ -26,7 +26,7 @@ pub use classify::{classify, tags_for, MoveClass, PromotionPiece, Tag};
 use divide::{engine_divide, our_divide, Asker, ListDifference, Next, OurDivide};
 pub use illegal::{fen_en_passant, illegal_move, illegal_moves, pseudo_legal_moves, Family, NamedMove, Why};
 
-use crate::board::Board;
+use crate::board::{Board, CastlingMode, FenOptions};
 use crate::engine::{Engine, EngineError, EnginePosition, EngineRun};
 
 /// Which way a move is wrong.
@@ -84,6 +84,40 @@ pub struct Inconsistency {
     pub then: u128,
     /// Our count.
     pub ours: u128,
+    /// The position asked has no legal moves: a divide one ply up that
+    /// counts it as a node (while asked directly the engine counts it
+    /// right) counts terminal positions as nodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal: Option<Terminal>,
+}
+
+/// A position without legal moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Terminal {
+    /// The side to move is in check.
+    Checkmate,
+    /// It is not.
+    Stalemate,
+}
+
+impl Terminal {
+    /// Whether `board` is one, and which.
+    pub fn of(board: &Board) -> Option<Terminal> {
+        if !board.legal_moves().is_empty() {
+            return None;
+        }
+        Some(if board.is_check() { Terminal::Checkmate } else { Terminal::Stalemate })
+    }
+}
+
+impl fmt::Display for Terminal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Terminal::Checkmate => "checkmate",
+            Terminal::Stalemate => "stalemate",
+        })
+    }
 }
 
 /// Where a wrong count comes from.
@@ -496,7 +530,8 @@ impl Node {
         };
         let kind =
             if self.path.is_empty() { Contradiction::AskedAgain } else { Contradiction::DivideAndDirect };
-        if self.depth == 1 && !self.path.is_empty() {
+        let terminal = Terminal::of(&self.board).filter(|_| !self.path.is_empty());
+        if self.depth == 1 && !self.path.is_empty() && terminal.is_none() {
             // One ply deep, its divide one ply up counted this node one way
             // (a count-only path for the last ply) and asked here it lists
             // and counts the moves right.
@@ -508,8 +543,15 @@ impl Node {
             }
         }
         let path = self.path.clone();
-        let inconsistent =
-            Inconsistency { kind, path, depth: self.depth, first, then: run.nodes, ours: our_total };
+        let inconsistent = Inconsistency {
+            kind,
+            path,
+            depth: self.depth,
+            first,
+            then: run.nodes,
+            ours: our_total,
+            terminal,
+        };
         Ok(self.found(walk, Finding { inconsistent: Some(inconsistent), ..Finding::default() }))
     }
 
@@ -596,6 +638,50 @@ fn name_without_divide(
         return Ok(Finding::default());
     }
     let fen = walk.fen(node, path);
-    let candidates = candidates(node, &fen, our_total, run.nodes, deeper.is_some());
+    let mut candidates = candidates(node, &fen, our_total, run.nodes, deeper.is_some());
+    single_out_en_passant(walk, &fen, &mut candidates)?;
     Ok(Finding { candidates: Some(candidates), ..Finding::default() })
+}
+
+/// Where en-passant captures are among several candidates of a count too
+/// high, asks the engine the same position without the en-passant square:
+/// counting right there, the captures are the fault (put first, and said
+/// so); counting as many too many, they are not (put last). An answer that
+/// fits neither, or none, leaves the candidates as they were.
+fn single_out_en_passant(walk: &mut Walk, fen: &str, candidates: &mut Candidates) -> Result<(), BisectError> {
+    let is_ep =
+        |m: &NamedMove| matches!(m.why, Some(Why::EnPassantExposesKing | Why::EnPassantWithoutSquare));
+    let captures = candidates.moves.iter().filter(|m| is_ep(m)).count() as u128;
+    if candidates.fault != Fault::Extra || captures == 0 || captures == candidates.moves.len() as u128 {
+        return Ok(());
+    }
+    let mut fields: Vec<&str> = fen.split(' ').collect();
+    let Some(square) = fields.get(3).copied().filter(|s| *s != "-") else { return Ok(()) };
+    fields[3] = "-";
+    let variant = fields.join(" ");
+    let options = FenOptions { castling: CastlingMode::Detect, relaxed: true };
+    let Ok(board) = Board::from_fen_with(&variant, options) else { return Ok(()) };
+    let ours = board.legal_moves().len() as u128;
+    let asked = EnginePosition::new(variant.clone(), walk.target.start.chess960);
+    let theirs = match walk.engine.perft(&asked, 1, walk.timeout) {
+        Ok(run) => run.nodes,
+        Err(EngineError::Interrupted) => return Err(BisectError::Interrupted),
+        Err(_) => return Ok(()),
+    };
+    let (before, after): (Vec<NamedMove>, Vec<NamedMove>) = candidates.moves.iter().cloned().partition(is_ep);
+    if theirs == ours && captures == candidates.difference {
+        candidates.moves = before.into_iter().chain(after).collect();
+        candidates.likely = candidates.moves[0].why.map(|why| why.to_string());
+        candidates.singled_out = Some(format!(
+            "asked without the en-passant square {square} ({variant}), it counts right: {ours}"
+        ));
+    } else if theirs.checked_sub(ours) == Some(candidates.difference) {
+        candidates.moves = after.into_iter().chain(before).collect();
+        candidates.singled_out = Some(format!(
+            "asked without the en-passant square {square} ({variant}), it still counts {} too many: not the \
+             en passant",
+            candidates.difference
+        ));
+    }
+    Ok(())
 }

@@ -42,6 +42,9 @@ pub enum CauseKey {
     },
     /// It answered one question two ways.
     Inconsistent,
+    /// Its divide counts a child without legal moves (checkmate or
+    /// stalemate) as a node, where asked directly it counts it right.
+    TerminalNode,
     /// Bisected to a position, but no move named there: grouped by the
     /// first thing (in report order) that position exercises.
     Position {
@@ -120,6 +123,10 @@ impl std::fmt::Display for CauseKey {
             CauseKey::Inconsistent => {
                 f.write_str("inconsistent: the engine answered the same question two ways")
             }
+            CauseKey::TerminalNode => f.write_str(
+                "counts a terminal position (checkmate or stalemate: no legal moves) as a node one ply \
+                 deep, where asked at that position it counts it right",
+            ),
             CauseKey::Position { exercises } if exercises.is_empty() => {
                 f.write_str("wrong count (no divide to name the moves)")
             }
@@ -181,7 +188,7 @@ pub fn bisection_of(results: &[CheckResult], index: usize) -> Option<&Bisection>
 fn short_reason(error: &str) -> String {
     let first = error.lines().next().unwrap_or("no bisection");
     let first = first.strip_suffix("; its last output:").unwrap_or(first);
-    crate::board::truncate_chars(first, 100)
+    crate::board::whole_sentences(first, 100)
 }
 
 /// The key of one failing result.
@@ -190,7 +197,10 @@ fn key_of(results: &[CheckResult], index: usize) -> CauseKey {
         let reason = results[index].bisection_error.as_deref().map_or("no bisection".into(), short_reason);
         return CauseKey::NotBisected { reason };
     };
-    if bisection.inconsistent.is_some() {
+    if let Some(inconsistent) = &bisection.inconsistent {
+        if inconsistent.terminal.is_some() {
+            return CauseKey::TerminalNode;
+        }
         return CauseKey::Inconsistent;
     }
     if let Some(candidates) = &bisection.candidates {

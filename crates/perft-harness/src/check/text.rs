@@ -109,14 +109,26 @@ fn describe_candidates(out: &mut dyn Write, candidates: &Candidates) -> std::io:
     };
     let likely = candidates.likely.as_deref().map_or(String::new(), |k| format!("; likely {k}"));
     if candidates.moves.is_empty() {
-        writeln!(out, "  candidates: none found{likely}")
+        writeln!(out, "  candidates: none found{likely}")?;
     } else {
-        writeln!(out, "  candidates ({kind}{likely}): {}", by_reason(&candidates.moves))
+        writeln!(out, "  candidates ({kind}{likely}): {}", by_reason(&candidates.moves))?;
+    }
+    match &candidates.singled_out {
+        Some(how) => writeln!(out, "  singled out: {}", echo_safe(how)),
+        None => Ok(()),
     }
 }
 
 fn describe_inconsistency(out: &mut dyn Write, inconsistent: &Inconsistency) -> std::io::Result<()> {
     let Inconsistency { first, then, depth, ours, .. } = inconsistent;
+    if let (Some(terminal), Some((last, _))) = (inconsistent.terminal, inconsistent.path.split_last()) {
+        return writeln!(
+            out,
+            "  terminal position counted as a node: after {last} it is {terminal} (no legal moves), its \
+             divide one ply up gives {last}: {first}, asked there it counts {then} at depth {depth} (we \
+             count {ours})"
+        );
+    }
     match (inconsistent.kind, inconsistent.path.split_last()) {
         (Contradiction::DivideAndDirect, Some((last, _))) => writeln!(
             out,
