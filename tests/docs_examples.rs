@@ -47,8 +47,19 @@ const EXEMPT: &[(&str, &str)] = &[
     ),
 ];
 
-/// Commands that show a failure and exit with it, by a part of the command.
-const EXPECTED_STATUS: &[(&str, i32)] = &[("c=uci:/bin/cat", 2), ("--json r.json --progress-json r.json", 2)];
+/// Commands that exit with one status, by a part of the command: those
+/// that show a failure, and those that must succeed outright.
+const EXPECTED_STATUS: &[(&str, i32)] = &[
+    ("c=uci:/bin/cat", 2),
+    ("--json r.json --progress-json r.json", 2),
+    // The bundled results/ (deep runs among them) chart in a fresh clone.
+    ("perft report --out page.html results/*.json", 0),
+];
+
+/// Files commands make, by a part of the command: the file, and a text it
+/// must hold (a speed written on a bar of a chart).
+const EXPECTED_FILES: &[(&str, &str, &str)] =
+    &[("perft report --out page.html", "page.html", "nps\n</text>")];
 
 /// Per command: no example should take longer.
 const TIMEOUT: Duration = Duration::from_secs(600);
@@ -210,6 +221,12 @@ fn run_page(page: &str) -> Vec<String> {
             Some(expected) => code == Some(expected),
             None => matches!(code, Some(0 | 1)),
         };
+        for (_, file, holds) in EXPECTED_FILES.iter().filter(|(part, _, _)| command.contains(part)) {
+            let made = std::fs::read_to_string(root.join(file)).unwrap_or_default();
+            if !made.contains(holds) {
+                failures.push(format!("{page}:{line}: {command}: {file} does not hold {holds:?}"));
+            }
+        }
         if !fine {
             let tail: Vec<&str> = said.lines().rev().take(12).collect::<Vec<_>>().into_iter().rev().collect();
             failures.push(format!("{page}:{line}: exit {code:?}: {command}\n    {}", tail.join("\n    ")));

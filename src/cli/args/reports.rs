@@ -30,7 +30,8 @@ Examples:
   perft report --out page.html results/*.json       # charts and tables, one page
   perft report --out charts.svg results/compare-*.json
 
-Reports of other kinds among the files (suite, run, merge) are skipped with a note.
+Compare, bench and run reports are charted; other reports among the files (suite,
+check, merge) and files that are not perft reports are skipped with a note each.
 
 Exit status:
   0  the page or picture was written
@@ -84,7 +85,7 @@ pub struct DiffArgs {
 
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// Compare and bench reports (JSON).
+    /// Compare, bench and run reports (JSON).
     #[arg(value_name = "FILE.json", required = true)]
     pub files: Vec<PathBuf>,
     /// Output file: `.html` for a page with charts and tables, `.svg` for

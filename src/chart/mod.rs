@@ -1,202 +1,26 @@
 //! Charts of reports as SVG, and a self-contained HTML page around them.
+//!
+//! [`bars`] draws grouped bar charts whose written values never overlap nor
+//! touch an axis; [`speeds`] makes them of compare and run reports; this
+//! file draws the bench history and the page.
+
+pub mod bars;
+pub mod speeds;
+pub mod style;
 
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::report::{speed_text, BenchReport, CompareReport, RESULT_COLUMNS, TOTAL_COLUMNS};
+use crate::report::{BenchReport, CompareReport, RunReport, RESULT_COLUMNS, TOTAL_COLUMNS};
 
-/// Width and height of one chart, in pixels.
-const SIZE: (u32, u32) = (960, 480);
-/// Width of the legend column right of the plot, so it never covers data.
-const LEGEND_WIDTH: u32 = 170;
+pub use speeds::{compare_chart, run_chart};
+use style::{draw_legend, err, text_width, Mark, CAPTION_FONT, LABEL_FONT, LEGEND_WIDTH, SIZE};
+pub use style::{escape, ChartError};
+
 /// At most this many labels on a time axis.
 const MAX_TIME_LABELS: usize = 6;
-
-/// How a legend entry is drawn.
-#[derive(Clone, Copy)]
-enum Mark {
-    Bar,
-    Line(u32),
-}
-
-/// A legend in its own drawing area: a swatch and a name per entry.
-fn draw_legend<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
-    entries: &[(String, RGBAColor, Mark)],
-) -> Result<(), ChartError> {
-    for (i, (name, color, mark)) in entries.iter().enumerate() {
-        let y = 60 + 24 * i as i32;
-        match *mark {
-            Mark::Bar => {
-                area.draw(&Rectangle::new([(10, y - 7), (26, y + 7)], color.filled())).map_err(err)?
-            }
-            Mark::Line(width) => {
-                area.draw(&PathElement::new(vec![(8, y), (28, y)], color.stroke_width(width))).map_err(err)?
-            }
-        }
-        let label: String = name.chars().take(20).collect();
-        area.draw(&Text::new(label, (34, y - 8), ("sans-serif", LABEL_FONT))).map_err(err)?;
-    }
-    Ok(())
-}
-
-/// A chart could not be drawn.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot draw the chart: {0}")]
-pub struct ChartError(String);
-
-fn err(e: impl std::fmt::Display) -> ChartError {
-    ChartError(e.to_string())
-}
-
-/// Escapes text for HTML and SVG.
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// Tick labels, axis names and legend entries: big enough to read in a
-/// page at its natural size.
-const LABEL_FONT: u32 = 15;
-/// Bars whose speeds differ this much or more are drawn on a log axis, so
-/// that the slow engine's bar is not a sliver.
-const LOG_AXIS_RATIO: f64 = 10.0;
-/// Units per bar on the compare chart's x axis: the bar takes all but the
-/// last, its error bar stands on the middle one.
-const BAR_UNITS: u32 = 5;
-
-/// One bar: the median speed and the range of the samples' speeds.
-#[derive(Clone, Copy)]
-struct Bar {
-    median: f64,
-    low: f64,
-    high: f64,
-}
-
-/// An engine's bar on a position: its median speed, and the speeds of its
-/// slowest and fastest samples.
-fn compare_bar(report: &CompareReport, engine: &str, position: &str) -> Option<Bar> {
-    let result = report.results.iter().find(|r| r.engine == engine && r.position == position)?;
-    let median = result.nodes_per_second?;
-    let nodes = result.nodes? as f64;
-    let speed = |seconds: f64| if seconds > 0.0 { nodes / seconds } else { median };
-    Some(Bar { median, low: speed(result.seconds.max), high: speed(result.seconds.min) })
-}
-
-/// A speed on an axis, in the unit that fits: `50k`, `1.2M`, `3G`.
-fn axis_speed(nodes_per_second: f64) -> String {
-    let (value, unit) = match nodes_per_second {
-        s if s >= 1e9 => (s / 1e9, "G"),
-        s if s >= 1e6 => (s / 1e6, "M"),
-        s if s >= 1e3 => (s / 1e3, "k"),
-        s => (s, ""),
-    };
-    if value >= 10.0 || value == value.round() {
-        format!("{value:.0}{unit}")
-    } else {
-        format!("{value:.1}{unit}")
-    }
-}
-
-/// Bars of speed per position, one per engine, with the range of its
-/// samples as an error bar and its median written on top, from a compare
-/// report; on a log axis where the speeds differ ten times or more.
-/// Engines whose count disagreed or that failed have no bar there, and an
-/// engine that counted with a hash table is named so.
-///
-/// # Errors
-/// If plotters cannot draw (never expected for an SVG string).
-pub fn compare_chart(report: &CompareReport) -> Result<String, ChartError> {
-    let engines: Vec<&str> = report.engines.iter().map(|e| e.name.as_str()).collect();
-    let positions: Vec<&str> = report.positions.iter().map(|p| p.id.as_str()).collect();
-    let bars: Vec<Bar> =
-        engines.iter().flat_map(|e| positions.iter().filter_map(|p| compare_bar(report, e, p))).collect();
-    let range = |values: Vec<f64>| {
-        values
-            .into_iter()
-            .filter(|v| *v > 0.0)
-            .fold((f64::INFINITY, 1.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)))
-    };
-    // The bars decide the axis; the error bars only widen it.
-    let (slowest, fastest) = range(bars.iter().map(|b| b.median).collect());
-    let log = fastest / slowest >= LOG_AXIS_RATIO;
-    let (lowest, highest) = range(bars.iter().flat_map(|b| [b.low, b.high, b.median]).collect());
-    // On a log axis the chart holds log10 of the speed.
-    let y = |v: f64| if log { v.max(1.0).log10() } else { v };
-    let (bottom, top) = if log { (y(lowest) - 0.3, y(highest) + 0.3) } else { (0.0, highest * 1.15) };
-    let group = engines.len() as u32 * BAR_UNITS + 3;
-    let width = positions.len().max(1) as u32 * group;
-    let title = format!(
-        "Speed per position ({} thread{}{}; bars: median, lines: fastest and slowest round)",
-        report.threads,
-        if report.threads == 1 { "" } else { "s" },
-        if log { ", log scale" } else { "" }
-    );
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let (plot, legend) = root.split_horizontally(SIZE.0 - LEGEND_WIDTH);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(&title, ("sans-serif", 18))
-            .margin(20)
-            .x_label_area_size(40)
-            .y_label_area_size(80)
-            .build_cartesian_2d(0u32..width, bottom..top)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(width as usize + 1)
-            .x_label_formatter(&|x| {
-                if x % group == group / 2 {
-                    positions.get((x / group) as usize).map_or(String::new(), |p| p.to_string())
-                } else {
-                    String::new()
-                }
-            })
-            .label_style(("sans-serif", LABEL_FONT))
-            .axis_desc_style(("sans-serif", LABEL_FONT + 1))
-            .y_desc(if log { "nodes per second (log scale)" } else { "nodes per second" })
-            .y_label_formatter(&|v| axis_speed(if log { 10f64.powf(*v) } else { *v }))
-            .light_line_style(BLACK.mix(0.04))
-            .draw()
-            .map_err(err)?;
-        let mut entries = Vec::new();
-        for (e, engine) in engines.iter().enumerate() {
-            let color = Palette99::pick(e).to_rgba();
-            for (p, position) in positions.iter().enumerate() {
-                let Some(bar) = compare_bar(report, engine, position) else { continue };
-                let x = p as u32 * group + 2 + e as u32 * BAR_UNITS;
-                let bar_top = y(bar.median);
-                chart
-                    .draw_series([Rectangle::new(
-                        [(x, bottom), (x + BAR_UNITS - 1, bar_top)],
-                        color.filled(),
-                    )])
-                    .map_err(err)?;
-                let middle = x + (BAR_UNITS - 1) / 2;
-                let whisker = [(middle, y(bar.low)), (middle, y(bar.high))];
-                chart
-                    .draw_series([PathElement::new(whisker.to_vec(), BLACK.stroke_width(2))])
-                    .map_err(err)?;
-                for end in [bar.low, bar.high] {
-                    let cap = vec![(middle - 1, y(end)), (middle + 1, y(end))];
-                    chart.draw_series([PathElement::new(cap, BLACK.stroke_width(1))]).map_err(err)?;
-                }
-                // The median written just above the bar and its error bar.
-                let style = TextStyle::from(("sans-serif", 13)).pos(Pos::new(HPos::Center, VPos::Bottom));
-                let above = y(bar.high).max(bar_top) + (top - bottom) * 0.01;
-                chart
-                    .draw_series([Text::new(speed_text(bar.median), (middle, above), style)])
-                    .map_err(err)?;
-            }
-            entries.push((report.label(engine), color, Mark::Bar));
-        }
-        draw_legend(&legend, &entries)?;
-        root.present().map_err(err)?;
-    }
-    Ok(svg)
-}
+/// The bench history's plot width in pixels (at least): the chart's less
+/// the legend, the margins and the y labels.
+const HISTORY_PLOT_WIDTH: f64 = (SIZE.0 - LEGEND_WIDTH - 20 - 60 - 70) as f64 - 10.0;
 
 /// `2026-11-21 10:00 0123abcd`: a bench report on the history's axis, to
 /// the minute, so two runs of one day are told apart.
@@ -247,8 +71,12 @@ pub fn bench_history_chart(reports: &[BenchReport]) -> Result<String, ChartError
     let (ids, max) = history_extent(reports);
     let labels: Vec<String> = reports.iter().map(history_label).collect();
     let last = reports.len().saturating_sub(1).max(1) as u32;
-    // Every k-th report is labelled, so labels never run into each other.
-    let every = reports.len().div_ceil(MAX_TIME_LABELS).max(1) as u32;
+    // Every k-th report is labelled, k enough that the labels (at most
+    // MAX_TIME_LABELS) never run into each other.
+    let widest = labels.iter().map(|l| text_width(l, LABEL_FONT)).fold(0.0, f64::max) + 8.0;
+    let spacing = HISTORY_PLOT_WIDTH / last as f64;
+    let apart = (widest / spacing).ceil() as usize;
+    let every = reports.len().div_ceil(MAX_TIME_LABELS).max(apart).max(1) as u32;
 
     let mut svg = String::new();
     {
@@ -256,7 +84,10 @@ pub fn bench_history_chart(reports: &[BenchReport]) -> Result<String, ChartError
         root.fill(&WHITE).map_err(err)?;
         let (plot, legend) = root.split_horizontally(SIZE.0 - LEGEND_WIDTH);
         let mut chart = ChartBuilder::on(&plot)
-            .caption("Mnps over time (bench reports; bars: slowest to fastest count)", ("sans-serif", 18))
+            .caption(
+                "Mnps over time (bench reports; bars: slowest to fastest count)",
+                ("sans-serif", CAPTION_FONT),
+            )
             .margin(20)
             .margin_right(60)
             .x_label_area_size(40)
@@ -376,14 +207,15 @@ pub enum PageFormat {
 }
 
 /// The page `perft report` writes: a chart and a table for each
-/// comparison, and one for the bench history (`benches` sorted by time
-/// first).
+/// comparison, one for the bench history (`benches` sorted by time first),
+/// and one for the runs of `perft run` (deep counts among them).
 ///
 /// # Errors
 /// If a chart cannot be drawn.
 pub fn report_page(
     compares: &[CompareReport],
     benches: &mut [BenchReport],
+    runs: &[RunReport],
     format: PageFormat,
 ) -> Result<String, ChartError> {
     benches.sort_by(|a, b| a.header.timestamp.cmp(&b.header.timestamp));
@@ -397,6 +229,9 @@ pub fn report_page(
     }
     if !benches.is_empty() {
         sections.push(("Bench history".to_string(), bench_history_chart(benches)?, bench_table(benches)));
+    }
+    if !runs.is_empty() {
+        sections.push(("Runs".to_string(), run_chart(runs)?, run_table(runs)));
     }
     Ok(match format {
         PageFormat::Html => html_page("perft report", &sections),
@@ -472,17 +307,57 @@ fn bench_table(reports: &[BenchReport]) -> String {
     html
 }
 
+/// The HTML table under the runs' chart, in order of time.
+fn run_table(runs: &[RunReport]) -> String {
+    let mut runs: Vec<&RunReport> = runs.iter().collect();
+    runs.sort_by(|a, b| a.header.timestamp.cmp(&b.header.timestamp));
+    let mut html = String::from(
+        "<table>\n<tr><th>time</th><th>commit</th><th>machine</th><th>position</th><th>depth</th>\
+         <th>threads</th><th>table</th><th>nodes</th><th>seconds</th><th>speed</th><th>note</th></tr>\n",
+    );
+    for r in runs {
+        let table = r
+            .hash
+            .as_ref()
+            .map_or("none".to_string(), |h| format!("{} MB, {:.1}% hit", h.megabytes, h.hit_rate() * 100.0));
+        let note = match &r.progress {
+            _ if r.interrupted => "interrupted: the root moves that finished".to_string(),
+            Some(p) if p.resumed > 0 => {
+                format!("resumed: {} of {} subtrees from its journal", p.resumed, p.subtrees)
+            }
+            _ => String::new(),
+        };
+        let cells = [
+            r.header.timestamp.clone(),
+            r.header.tool.git_commit.clone(),
+            r.header.machine.cpu.clone(),
+            speeds::run_position(r),
+            r.depth.to_string(),
+            r.threads.to_string(),
+            table,
+            r.nodes.to_string(),
+            format!("{:.1}", r.seconds),
+            crate::report::speed_text(r.nodes_per_second),
+            note,
+        ];
+        let cells: String = cells.iter().map(|c| format!("<td>{}</td>", escape(c))).collect();
+        html.push_str(&format!("<tr>{cells}</tr>\n"));
+    }
+    html.push_str("</table>\n");
+    html
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn compare() -> CompareReport {
-        serde_json::from_str(include_str!("../tests/data/compare-report.json")).unwrap()
+        serde_json::from_str(include_str!("../../tests/data/compare-report.json")).unwrap()
     }
 
     fn bench(timestamp: &str) -> BenchReport {
         let mut report: BenchReport =
-            serde_json::from_str(include_str!("../tests/data/bench-report.json")).unwrap();
+            serde_json::from_str(include_str!("../../tests/data/bench-report.json")).unwrap();
         report.header.timestamp = timestamp.into();
         report
     }
@@ -518,8 +393,5 @@ mod tests {
         assert!(svg.contains("2026-11-22 09:05") && svg.contains("2026-11-22 17:40"), "{svg}");
         assert!(svg.contains("slowest to fastest"), "{svg}");
         assert_eq!(history_label(&reports[0]).split(' ').count(), 3);
-        assert_eq!(axis_speed(52_300.0), "52k");
-        assert_eq!(axis_speed(1_500_000.0), "1.5M");
-        assert_eq!(axis_speed(3e9), "3G");
     }
 }
