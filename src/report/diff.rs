@@ -651,7 +651,10 @@ mod tests {
         let vanished = compare_report(vec![result(None, false)]);
         let outcome = diff_compare(&good, &vanished, 5.0);
         assert_eq!(outcome.changed_counts.len(), 1, "{outcome:?}");
-        assert!(outcome.changed_counts[0].to_string().contains("8902 -> no count (engine crashed)"), "{outcome:?}");
+        assert!(
+            outcome.changed_counts[0].to_string().contains("8902 -> no count (engine crashed)"),
+            "{outcome:?}"
+        );
         let wrong = compare_report(vec![result(Some(8903), false)]);
         assert_eq!(diff_compare(&good, &wrong, 5.0).changed_counts.len(), 1);
         assert!(diff_compare(&good, &good, 5.0).changed_counts.is_empty());
