@@ -5,12 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::bench::{stats, BenchPosition};
-use crate::board::STARTPOS_FEN;
-use crate::engine::{Engine, EngineError, EnginePosition};
+use crate::engine::{measure_startup, Engine, EngineError, EnginePosition, HowRun, Startup};
 use crate::report::{CompareEngine, CompareResult, EngineSummary, OtherRatio};
-
-/// Runs of a depth-1 count used to measure an engine's start-up time.
-const STARTUP_RUNS: usize = 3;
 /// Counts faster than this (after subtracting start-up) are not timed.
 const MIN_TIMED_SECONDS: f64 = 1e-3;
 
@@ -20,12 +16,26 @@ pub struct Entrant {
     pub engine: Box<dyn Engine>,
     /// How it is run, for the report.
     pub spec: String,
-    /// How it counts, as far as known, in words (`bulk counting, 1 thread,
-    /// no hash table`).
-    pub run_as: String,
+    /// How it counts, as far as known ([`HowRun::text`] is said of it).
+    pub how: HowRun,
     /// It counts with a hash table where the others may have none: its
     /// speed is marked as not like for like.
     pub hashed: bool,
+    /// Each count starts the program (a command line): its start-up is
+    /// paid at every count.
+    pub per_process: bool,
+}
+
+/// How one timed run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunOutcome {
+    /// Counted: seconds with the count overhead subtracted.
+    Timed(f64),
+    /// Not asked: the engine cannot count the position (a Chess960 position
+    /// for an engine without Chess960). A note, not an error.
+    Skipped(String),
+    /// It failed: the position and the error.
+    Failed(String),
 }
 
 /// What happened, for progress display.
@@ -41,12 +51,13 @@ pub enum CompareEvent<'a> {
         /// Plies.
         depth: u32,
     },
-    /// An engine's start-up time was measured (or it failed to start).
+    /// An engine's start-up was measured ([`measure_startup`]), or it
+    /// failed to start.
     Startup {
         /// The engine.
         engine: &'a str,
-        /// The median time, or the error.
-        result: Result<f64, String>,
+        /// Its start-up, or the error.
+        result: Result<Startup, String>,
     },
     /// One timed run ended.
     Run {
@@ -56,14 +67,15 @@ pub enum CompareEvent<'a> {
         engine: &'a str,
         /// The position's name.
         position: &'a str,
-        /// Seconds with start-up subtracted, or the error.
-        result: Result<f64, String>,
+        /// How it ended.
+        result: RunOutcome,
     },
 }
 
 /// Runs the comparison. The first entrant is "ours": ratios are relative to
-/// it. Every engine's start-up time (median of depth-1 counts of the start
-/// position) is subtracted from its timings. In round `r` the engines run
+/// it. Every engine's start-up is measured first, as everywhere
+/// ([`measure_startup`]), and the time of its depth-1 count
+/// ([`Startup::per_count`]) subtracted from its timings. In round `r` the engines run
 /// each position in an order rotated by `r`, so slow drift of a noisy
 /// machine falls on all of them alike. An engine that cannot count the
 /// start position to depth 1 takes no further part; a position an engine
@@ -129,35 +141,22 @@ struct Cell {
     unsupported: bool,
 }
 
-/// The engine's start-up time (the median of [`STARTUP_RUNS`] depth-1
-/// counts of the start position), or why it failed to start.
+/// The engine's start-up ([`measure_startup`]), or why it failed to
+/// start.
 fn start_up(entrant: &mut Entrant, timeout: Duration, progress: &dyn Fn(CompareEvent)) -> CompareEngine {
-    let startpos = EnginePosition::new(STARTPOS_FEN, false);
-    let mut times = Vec::new();
-    let mut error = None;
-    for _ in 0..STARTUP_RUNS {
-        match entrant.engine.perft(&startpos, 1, timeout) {
-            Ok(run) if run.nodes == 20 => times.push(run.seconds),
-            Ok(run) => {
-                error = Some(format!("counts {} moves in the start position, not 20", run.nodes));
-                break;
-            }
-            Err(e) => {
-                error = Some(e.to_string());
-                break;
-            }
-        }
-    }
-    let startup = stats(&times).median;
+    let measured = measure_startup(entrant.engine.as_mut(), entrant.per_process, timeout);
     let name = entrant.engine.name().to_string();
-    progress(CompareEvent::Startup { engine: &name, result: error.clone().map_or(Ok(startup), Err) });
+    progress(CompareEvent::Startup { engine: &name, result: measured.clone().map_err(|e| e.to_string()) });
+    let startup = measured.as_ref().ok();
     CompareEngine {
         name,
         spec: entrant.spec.clone(),
-        run_as: entrant.run_as.clone(),
+        run_as: entrant.how.text(),
+        how: Some(entrant.how.clone()),
         hashed: entrant.hashed,
-        startup_seconds: startup,
-        errors: error.map(|e| format!("failed to start: {e}")).into_iter().collect(),
+        startup_seconds: startup.map_or(0.0, |s| s.seconds),
+        count_overhead_seconds: Some(startup.map_or(0.0, |s| s.per_count)),
+        errors: measured.err().map(|e| format!("failed to start: {e}")).into_iter().collect(),
     }
 }
 
@@ -185,21 +184,21 @@ fn race(
                 let result = racer.entrant.engine.perft(&engine_position, position.depth, rules.timeout);
                 let event = match result {
                     Ok(run) => {
-                        let seconds = (run.seconds - racer.report.startup_seconds).max(1e-6);
+                        let seconds = (run.seconds - racer.report.overhead()).max(1e-6);
                         cell.samples.push(seconds);
                         cell.counts.push(run.nodes);
-                        Ok(seconds)
+                        RunOutcome::Timed(seconds)
                     }
                     Err(EngineError::Unsupported(what)) => {
                         cell.unsupported = true;
                         cell.problem = Some(format!("skipped: it cannot count {what}"));
-                        Err(format!("{}: skipped, it cannot count {what}", position.id))
+                        RunOutcome::Skipped(format!("it cannot count {what}"))
                     }
                     Err(error) => {
                         let message = format!("{}: {error}", position.id);
                         racer.report.errors.push(message.clone());
                         cell.problem = Some(error.to_string());
-                        Err(message)
+                        RunOutcome::Failed(message)
                     }
                 };
                 let engine = &racer.report.name;
@@ -253,10 +252,10 @@ fn judge_each(racers: &[Racer], positions: &[BenchPosition]) -> Vec<CompareResul
             let seen = &cell.counts;
             let agrees = !seen.is_empty() && seen.iter().all(|&c| c == position.expected);
             let seconds = stats(&cell.samples);
-            // A count that takes less than the engine's own start-up time
+            // A count that takes less than the engine's own count overhead
             // (or a millisecond) cannot be timed against it.
             let too_short = !cell.samples.is_empty()
-                && (seconds.median < engine.startup_seconds || seconds.median < MIN_TIMED_SECONDS);
+                && (seconds.median < engine.overhead() || seconds.median < MIN_TIMED_SECONDS);
             let speed = (agrees && !too_short && seconds.median > 0.0)
                 .then(|| position.expected as f64 / seconds.median);
             if e == 0 {
@@ -272,9 +271,10 @@ fn judge_each(racers: &[Racer], positions: &[BenchPosition]) -> Vec<CompareResul
                 ))
             } else if too_short {
                 Some(format!(
-                    "too fast to time: {:.2} ms after subtracting {:.2} ms of start-up; use a deeper position",
+                    "too fast to time: {:.2} ms after subtracting {:.2} ms a depth-1 count takes; use a deeper \
+                     position",
                     seconds.median * 1e3,
-                    engine.startup_seconds * 1e3
+                    engine.overhead() * 1e3
                 ))
             } else {
                 cell.problem.clone()

@@ -471,6 +471,10 @@ fn compare_races_a_probed_engine() {
     assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("found (UCI): `perft {depth}` in its UCI loop"), "{stdout}");
     assert!(stdout.lines().any(|l| l.contains("mine") && l.contains("197281")), "{stdout}");
+    // Its start-up is one figure, measured by the race and said once: the
+    // probe does not time it too.
+    assert!(!stdout.contains("timed:"), "{stdout}");
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("mine: start-up ")).count(), 1, "{stdout}");
 }
 
 /// `perft check` of the example engine as `spec`, in the dialect its

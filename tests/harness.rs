@@ -515,12 +515,17 @@ fn compare_reports_per_engine_totals() {
     // said so; off a terminal, what happens is printed as it happens,
     // before the table.
     let said = |text: &str| stdout.find(text).unwrap_or_else(|| panic!("{text:?} not said:\n{stdout}"));
-    assert!(said("perft: bulk counting, 1 thread, no hash table") < said("perft: start-up"), "{stdout}");
-    assert!(said("stockfish: asked for Threads 1") < said("round 1 of 1 done"), "{stdout}");
+    assert!(
+        said("perft: 1 thread, no hash table, bulk counting, one depth a call") < said("perft: start-up")
+    );
+    assert!(said("stockfish: threads not known (asked for 1 with Threads)") < said("round 1 of 1 done"));
     assert!(said("round 1 of 1 done") < said("┌"), "{stdout}");
     assert!(!stdout.contains("(hash table)") && !stdout.contains("not like for like"), "{stdout}");
     let r = json(&report);
-    assert_eq!(r["engines"][0]["run_as"], "bulk counting, 1 thread, no hash table");
+    assert!(r["engines"][0]["run_as"]
+        .as_str()
+        .unwrap()
+        .starts_with("1 thread, no hash table, bulk counting"));
     assert!(r["engines"][0]["spec"].as_str().unwrap().ends_with("--hash 0"), "{}", r["engines"][0]);
     assert!(r["engines"][0].get("hashed").is_none(), "{}", r["engines"][0]);
     let summary = r["summary"].as_array().unwrap();
@@ -554,13 +559,16 @@ fn compare_gives_perft_a_table_only_when_asked_and_marks_it() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("perft: bulk counting, 1 thread, hash table 16 MB (--hash): not like for like"));
+    assert!(stdout.contains("perft: 1 thread, hash table 16 MB, bulk counting"), "{stdout}");
+    assert!(stdout.contains("--hash gave it a table: not like for like"), "{stdout}");
     assert!(stdout.contains("│ perft (hash table) ┆"), "the table marks it: {stdout}");
     assert!(stdout.contains("perft counted with a hash table (--hash)"), "{stdout}");
     let r = json(&report);
     assert_eq!(r["engines"][0]["hashed"], true);
     assert!(r["engines"][0]["spec"].as_str().unwrap().ends_with("--hash 16"), "{}", r["engines"][0]);
-    assert_eq!(r["engines"][1]["run_as"], "counts its own way");
+    assert_eq!(r["engines"][0]["how"]["hash"], "16 MB");
+    let run_as = r["engines"][1]["run_as"].as_str().unwrap();
+    assert!(run_as.starts_with("1 thread, no hash table, bulk counting, depths 1..N a call"), "{run_as}");
     // Ratios between the others where perft was too fast to time.
     for res in r["results"].as_array().unwrap() {
         let ours = result(&r, "perft", res["position"].as_str().unwrap());
@@ -573,6 +581,74 @@ fn compare_gives_perft_a_table_only_when_asked_and_marks_it() {
     perft().arg("report").arg(&report).arg("--out").arg(&html).assert().success();
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("perft (hash table)"), "the chart and table mark it");
+}
+
+#[test]
+fn compare_says_how_each_engine_counts_notes_chess960_skips_and_times_start_up_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = positions(dir.path());
+    let report = dir.path().join("compare.json");
+    let output = perft()
+        .args(["compare", "--repeat", "1", "--threads", "2", "--engine"])
+        .arg(format!("q=qperft:{}", fake("cmd-fake.sh")))
+        .arg("--engine")
+        .arg(format!("u=uci,no960:{}", fake("uci-fake.sh")))
+        .arg("--positions")
+        .arg(&set)
+        .arg("--json")
+        .arg(&report)
+        .env("FAKE_FORMAT", "qperft")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // Neither can count the Chess960 position: each skip is a note, no
+    // error, and the exit is a success.
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("ERROR"), "{stdout}");
+    for engine in ["q", "u"] {
+        assert!(stdout.contains(&format!("note: {engine} skips chess960: it cannot count")), "{stdout}");
+        // One start-up figure, said once.
+        let start_ups = stdout.lines().filter(|l| l.starts_with(&format!("{engine}: start-up "))).count();
+        assert_eq!(start_ups, 1, "{stdout}");
+    }
+    // Each engine's line says how it counts, as far as known.
+    assert!(stdout.contains("perft: 2 threads, no hash table, bulk counting, one depth a call;"), "{stdout}");
+    assert!(stdout.contains("q: 1 thread, no hash table, bulk counting, depths 1..N a call"), "{stdout}");
+    assert!(stdout.contains("turns off qperft's hash table"), "{stdout}");
+    assert!(
+        stdout.contains("u: threads not known (asked for 2 with Threads), hash table not known"),
+        "{stdout}"
+    );
+    let r = json(&report);
+    let how = |i: usize| &r["engines"][i]["how"];
+    assert_eq!((how(0)["threads"].as_u64(), how(0)["hash"].as_str()), (Some(2), Some("none")));
+    assert_eq!((how(0)["bulk"].as_bool(), how(0)["all_depths"].as_bool()), (Some(true), Some(false)));
+    assert_eq!((how(1)["threads"].as_u64(), how(1)["all_depths"].as_bool()), (Some(1), Some(true)));
+    assert!(how(1)["protocol"].as_str().unwrap().starts_with("command line run for every count"));
+    assert!(how(2)["threads"].is_null() && how(2)["hash"].is_null() && how(2)["bulk"].is_null());
+    assert_eq!(how(2)["threads_asked"], 2);
+    assert_eq!(how(2)["protocol"], "UCI `go perft {depth}`");
+    for i in 0..3 {
+        let engine = &r["engines"][i];
+        assert!(engine.get("errors").is_none(), "a skip is no error: {engine}");
+        // The figure printed is the one in the report.
+        let printed = format!(
+            "{}: start-up {:.2} s to start",
+            engine["name"].as_str().unwrap(),
+            engine["startup_seconds"].as_f64().unwrap()
+        );
+        assert!(stdout.contains(&printed), "{printed:?} in {stdout}");
+        assert!(engine["count_overhead_seconds"].as_f64().unwrap() > 0.0, "{engine}");
+    }
+    for engine in ["q", "u"] {
+        let skipped = result(&r, engine, "chess960");
+        assert!(skipped["problem"].as_str().unwrap().starts_with("skipped"), "{skipped}");
+    }
+    // The report reads back with the same facts, and the page says them.
+    let html = dir.path().join("page.html");
+    perft().arg("report").arg(&report).arg("--out").arg(&html).assert().success();
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("depths 1..N a call"), "the page says how qperft counts");
 }
 
 #[test]

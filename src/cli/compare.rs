@@ -5,8 +5,8 @@ use std::io::Write;
 use anyhow::{bail, Context, Result};
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
 use perft::bench::BenchPosition;
-use perft::compare::{run_compare, summarize, CompareEvent, Entrant};
-use perft::engine::{split_name, AnswerFormat, CommandEngine, EngineSpec, Protocol};
+use perft::compare::{run_compare, summarize, CompareEvent, Entrant, RunOutcome};
+use perft::engine::{split_name, AnswerFormat, CommandEngine, EngineSpec, HowRun, Protocol};
 use perft::memory::HashSize;
 use perft::report::{
     CompareEngine, ComparePosition, CompareReport, CompareResult, EngineSummary, ReportHeader,
@@ -44,23 +44,20 @@ fn ourselves(threads: usize, hash: HashSize) -> Result<Entrant> {
     let format = AnswerFormat { total: Some(r"^(\d+)$".into()), divide: None };
     let engine = CommandEngine::new("perft", template, format).with_stop(Some(&INTERRUPTED));
     let hashed = hash != "0";
-    let table = match hash.as_str() {
-        "0" => "no hash table".to_string(),
-        "auto" => "hash table auto (--hash auto): not like for like".to_string(),
-        mb => format!("hash table {mb} MB (--hash): not like for like"),
+    let how = HowRun {
+        protocol: "command line run for every count (`perft run`)".into(),
+        threads: Some(threads),
+        threads_asked: None,
+        hash: Some(match hash.as_str() {
+            "0" => "none".to_string(),
+            "auto" => "auto".to_string(),
+            mb => format!("{mb} MB"),
+        }),
+        bulk: Some(true),
+        all_depths: Some(false),
+        notes: hashed.then(|| "--hash gave it a table: not like for like".to_string()).into_iter().collect(),
     };
-    let run_as = format!("bulk counting, {}, {table}", output::plural(threads, "thread"));
-    Ok(Entrant { engine: Box::new(engine), spec, run_as, hashed })
-}
-
-/// How another engine is run, as far as this program knows: what it was
-/// asked (UCI engines get `Threads`); its threads, table and counting
-/// (bulk or not) are its own.
-fn run_as(spec: &EngineSpec, threads: usize) -> String {
-    match spec.protocol {
-        Protocol::Uci | Protocol::Auto => format!("asked for Threads {threads}; counts its own way"),
-        Protocol::Console | Protocol::Command => "counts its own way".into(),
-    }
+    Ok(Entrant { engine: Box::new(engine), spec, how, hashed, per_process: true })
 }
 
 /// The names of ourselves and each `--engine NAME=SPEC`, in that order,
@@ -93,10 +90,13 @@ fn entrants(args: &CompareArgs, named: &[(&str, &str)], out: &mut dyn Write) -> 
         specs.push((name, spec));
     }
     for (name, spec) in specs {
-        let (spec, _) = resolve(name, spec, &probing(args.handshake_timeout, engine_options.handshake), out)?;
-        let run_as = run_as(&spec, args.threads);
+        // Its start-up is measured once, by the race, not by the probe too.
+        let probing = probing(args.handshake_timeout, engine_options.handshake).untimed();
+        let (spec, _) = resolve(name, spec, &probing, out)?;
+        let how = spec.how_run(Some(args.threads));
+        let per_process = spec.protocol == Protocol::Command;
         let engine = spec.build(name, &engine_options);
-        entrants.push(Entrant { engine, spec: spec.to_string(), run_as, hashed: false });
+        entrants.push(Entrant { engine, spec: spec.to_string(), how, hashed: false, per_process });
     }
     Ok(entrants)
 }
@@ -153,10 +153,12 @@ fn compare_report(
         rounds: args.repeat,
         timeout_seconds: args.timeout,
         method: "wall time of each count measured from outside the engine (process start to exit for \
-                 command engines, `go perft` to `Nodes searched` for UCI engines), minus the engine's \
-                 median start-up time (depth-1 count of the start position); engines interleaved in \
-                 rotated order each round; median of the rounds; perft counts as `perft run` does, bulk \
-                 counting and, unless --hash gives it one, no hash table (engines' perft has none)"
+                 command engines, `go perft` to `Nodes searched` for UCI engines), minus the time of the \
+                 engine's depth-1 count of the start position once started (`count_overhead_seconds`; \
+                 `startup_seconds` is its start-up, measured as probing and check measure it); engines \
+                 interleaved in rotated order each round; median of the rounds; perft counts as `perft \
+                 run` does, bulk counting and, unless --hash gives it one, no hash table; what is known \
+                 of how each engine counts is its `how`"
             .into(),
         positions: positions
             .iter()
@@ -212,14 +214,20 @@ impl RaceProgress<'_> {
                 self.bar.set_message(format!("round {}: {engine} on {position} (depth {depth})", round + 1));
             }
             CompareEvent::Startup { engine, result } => match result {
-                Ok(seconds) => self
-                    .say(format!("{engine}: start-up {:.1} ms (subtracted from its timings)", seconds * 1e3)),
+                Ok(startup) => self.say(format!(
+                    "{engine}: start-up {}; its depth-1 count's time is subtracted from its timings",
+                    startup.text()
+                )),
                 Err(error) => self.say(format!("ERROR {engine} failed to start: {error}")),
             },
-            CompareEvent::Run { round, engine, result, .. } => {
+            CompareEvent::Run { round, engine, position, result } => {
                 self.bar.inc(1);
-                if let Err(error) = result {
-                    self.say(format!("ERROR {engine} round {}: {error}", round + 1));
+                match result {
+                    RunOutcome::Timed(_) => {}
+                    RunOutcome::Skipped(why) => self.say(format!("note: {engine} skips {position}: {why}")),
+                    RunOutcome::Failed(error) => {
+                        self.say(format!("ERROR {engine} round {}: {error}", round + 1))
+                    }
                 }
             }
         }
@@ -294,7 +302,7 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         writeln!(out, "note: {skipped_chess960} Chess960 positions skipped (--skip-chess960)")?;
     }
     for entrant in &entrants {
-        writeln!(out, "{}: {}", entrant.engine.name(), entrant.run_as)?;
+        writeln!(out, "{}: {}", entrant.engine.name(), entrant.how.text())?;
     }
     out.flush()?;
     let (engines, results) = race(&mut entrants, &positions, args.repeat, timeout, &mut out);
@@ -319,7 +327,17 @@ pub fn compare(args: CompareArgs) -> Result<u8> {
         mismatch = true;
     }
     let code = exit_status(mismatch, failed_engines, interrupted);
-    writeln!(out, "Times are medians with each engine's start-up time subtracted; ratios above 1 are faster than perft.")?;
+    writeln!(
+        out,
+        "Times are medians with each engine's depth-1 count time subtracted; ratios above 1 are faster than perft."
+    )?;
+    if report.engines.iter().any(|e| e.how.as_ref().is_some_and(|h| h.all_depths == Some(true))) {
+        writeln!(
+            out,
+            "An engine that counts depths 1..N a call has the shallower depths in its time: its speed is a \
+             little low against engines that count one depth."
+        )?;
+    }
     if report.engines.iter().any(|e| e.hashed) {
         writeln!(
             out,

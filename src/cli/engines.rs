@@ -22,6 +22,18 @@ const PROBE_WAIT: Duration = Duration::from_secs(3);
 pub struct Probing {
     wait: Duration,
     start: Duration,
+    /// Time what was found (its start-up, a small count, its speed) and
+    /// say so.
+    measure: bool,
+}
+
+impl Probing {
+    /// Without timing what was found: for a caller that measures the
+    /// engine itself (`compare`), so its start-up is measured and said
+    /// once.
+    pub fn untimed(self) -> Probing {
+        Probing { measure: false, ..self }
+    }
 }
 
 /// How long a probe waits: for each answer, `--handshake-timeout` if given
@@ -30,7 +42,7 @@ pub fn probing(handshake_seconds: Option<f64>, handshake: Duration) -> Probing {
     let wait = handshake_seconds
         .filter(|s| s.is_finite() && *s > 0.0)
         .map_or(PROBE_WAIT, |s| Duration::from_secs_f64(s.min(600.0)));
-    Probing { wait, start: handshake }
+    Probing { wait, start: handshake, measure: true }
 }
 
 /// Lines of a probed program's last output shown when nothing worked.
@@ -82,8 +94,12 @@ pub fn resolve(
     }
     let program = shlex::try_join(spec.command.iter().map(String::as_str)).unwrap_or_default();
     writeln!(out, "probing {name} ({program}) for how it counts perft:")?;
-    let options =
-        ProbeOptions { wait: probing.wait, start: probing.start, stop: Some(&INTERRUPTED), measure: true };
+    let options = ProbeOptions {
+        wait: probing.wait,
+        start: probing.start,
+        stop: Some(&INTERRUPTED),
+        measure: probing.measure,
+    };
     let found = probe(&spec, &options);
     // Tries in a row that came to the same are one line.
     for run in found.tries.chunk_by(|a, b| a.outcome == b.outcome) {
@@ -113,11 +129,7 @@ fn describe_costs(costs: &Costs) -> String {
         Some(nps) => format!("about {}", speed_text(nps)),
         None => "too fast to time on small counts".into(),
     };
-    if costs.per_process {
-        format!("timed: {:.2} s a run (it is started for every count), {speed}", costs.per_count)
-    } else {
-        format!("timed: {:.2} s to start, {:.3} s a small count, {speed}", costs.start, costs.per_count)
-    }
+    format!("timed: {}, {speed}", costs.startup().text())
 }
 
 /// A found dialect in words.

@@ -15,11 +15,13 @@ mod auto;
 mod build;
 mod command;
 mod console;
+mod how_run;
 mod probe;
 mod process;
 mod program;
 mod session;
 mod spec;
+mod startup;
 mod template;
 mod uci;
 
@@ -34,10 +36,12 @@ pub use answer::{AnswerFormat, PatternError, DEFAULT_TOTAL_PATTERNS};
 pub use auto::AutoEngine;
 pub use command::CommandEngine;
 pub use console::{ConsoleEngine, CONSOLE_PERFT, CONSOLE_POSITION};
+pub use how_run::HowRun;
 pub use probe::{probe, Costs, Probe, ProbeOptions, Try};
 pub use process::kill_all;
 pub use program::{find_program, ProgramError};
 pub use spec::{split_name, EngineSpec, Preset, Protocol, SpecError, PRESETS};
+pub use startup::{measure_startup, Startup, StartupError, STARTUP_RUNS};
 pub use template::{FenFields, PLACEHOLDERS};
 pub use uci::{UciEngine, GO_PERFT, UCI_POSITION};
 

@@ -36,21 +36,48 @@ pub struct Preset {
     pub total: &'static str,
     /// Whether it can count Chess960 positions.
     pub chess960: bool,
+    /// The threads it counts on, when known.
+    pub threads: Option<usize>,
+    /// Its hash table as run by the preset (`none`), when known.
+    pub hash: Option<&'static str>,
+    /// Whether it counts the last ply in bulk, when known.
+    pub bulk: Option<bool>,
+    /// Whether one call counts every depth from 1 to the one asked, when
+    /// known.
+    pub all_depths: Option<bool>,
+    /// What the preset turns off or leaves out, in words.
+    pub notes: &'static [&'static str],
 }
 
 /// Programs with a known output format. Neither reads Chess960 castling.
+///
+/// qperft (H.G. Muller's `perft.c`) is read from its source: `perft
+/// <depth> [H<hash bits>] [-<split depth>] [<FEN>]`, one thread, a hash
+/// table only when given `H<bits>`, bulk counting at the last ply, and
+/// every depth from 1 to `<depth>` counted (and printed) in one call. Of
+/// Gigantua only its command line (`FEN DEPTH`) is known here.
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "qperft",
         arguments: "{depth} {fen}",
         total: r"perft\(\s*{depth}\)\s*=\s*(\d+)",
         chess960: false,
+        threads: Some(1),
+        hash: Some("none"),
+        bulk: Some(true),
+        all_depths: Some(true),
+        notes: &["the preset turns off qperft's hash table (it passes no H<bits> argument)"],
     },
     Preset {
         name: "gigantua",
         arguments: "{fen} {depth}",
         total: r"Perft {depth}:\s*(\d+)",
         chess960: false,
+        threads: None,
+        hash: None,
+        bulk: None,
+        all_depths: None,
+        notes: &[],
     },
 ];
 
@@ -82,6 +109,9 @@ pub struct EngineSpec {
     pub position: Option<String>,
     /// How many fields its FENs have (`fen4`: four).
     pub fen: FenFields,
+    /// The preset it was given as (`qperft`), whose facts
+    /// [`EngineSpec::how_run`] states; not part of its text form.
+    pub preset: Option<&'static str>,
 }
 
 /// Why an engine spec could not be read.
@@ -180,6 +210,7 @@ impl EngineSpec {
         let kind = words.next().unwrap_or_default().trim();
         let options = KindOptions::parse(words).map_err(|e| error(&e))?;
         let mut format = format.clone();
+        let mut preset_name = None;
         let (protocol, chess960) = match kind {
             "uci" => (Protocol::Uci, None),
             "cmd" => (Protocol::Command, None),
@@ -191,6 +222,7 @@ impl EngineSpec {
                     command.extend(preset.arguments.split(' ').map(str::to_string));
                 }
                 format.total.get_or_insert_with(|| preset.total.to_string());
+                preset_name = Some(preset.name);
                 (Protocol::Command, Some(preset.chess960))
             }
         };
@@ -203,7 +235,7 @@ impl EngineSpec {
         };
         let perft = options.perft.filter(|p| protocol != Protocol::Console || p != CONSOLE_PERFT);
         let fen = if options.fen4 { FenFields::Four } else { FenFields::Six };
-        Ok(EngineSpec { protocol, command, format, chess960, perft, position, fen })
+        Ok(EngineSpec { protocol, command, format, chess960, perft, position, fen, preset: preset_name })
     }
 
     /// The position command of a console engine: `None` when its perft

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ReportHeader, Timings};
+use crate::engine::HowRun;
 
 /// One engine of a comparison.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -11,18 +12,33 @@ pub struct CompareEngine {
     pub name: String,
     /// How it was run.
     pub spec: String,
-    /// How it counted, as far as known (`bulk counting, 1 thread, no hash
-    /// table`; for other engines what they were asked).
+    /// How it counted, as far as known, in a line ([`HowRun::text`]; in
+    /// reports written before `how`, `bulk counting, 1 thread, no hash
+    /// table` for ours and `counts its own way` for the others).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub run_as: String,
+    /// How it counted, fact by fact, each `null` where not known: threads,
+    /// hash table, bulk counting, whether one call counts every depth up
+    /// to the one asked, how it is asked. Absent in older reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub how: Option<HowRun>,
     /// It counted with a hash table (this program, when asked with
     /// `--hash`): its speed is not like for like, and tables and charts
     /// mark it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hashed: bool,
-    /// Median time of a depth-1 count of the start position: start-up and
-    /// protocol overhead, subtracted from every timing of this engine.
+    /// Its start-up figure ([`crate::engine::Startup::seconds`]), the one
+    /// printed: for an engine kept running, from its start to its first
+    /// depth-1 count's answer less a later depth-1 count; for a program
+    /// started for every count, what each count pays. In reports without
+    /// `count_overhead_seconds`, the median time of a depth-1 count, which
+    /// was subtracted.
     pub startup_seconds: f64,
+    /// The median time of a depth-1 count once started
+    /// ([`crate::engine::Startup::per_count`]), subtracted from every
+    /// timing of this engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count_overhead_seconds: Option<f64>,
     /// Failures, with what the engine printed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
@@ -175,6 +191,21 @@ pub struct ResultRow<'a> {
     pub cells: Result<[String; 4], &'a str>,
 }
 
+impl CompareEngine {
+    /// The seconds subtracted from each of its timings: the depth-1 count's
+    /// time ([`CompareEngine::count_overhead_seconds`], or in older reports
+    /// [`CompareEngine::startup_seconds`]).
+    pub fn overhead(&self) -> f64 {
+        self.count_overhead_seconds.unwrap_or(self.startup_seconds)
+    }
+
+    /// How it counted in a line: [`HowRun::text`], or for older reports
+    /// their `run_as`.
+    pub fn how_text(&self) -> String {
+        self.how.as_ref().map_or_else(|| self.run_as.clone(), HowRun::text)
+    }
+}
+
 impl CompareReport {
     /// An engine's name as tables and charts show it: with `(hash table)`
     /// after it when it counted with one, since its speed is then not like
@@ -226,7 +257,7 @@ impl CompareReport {
             &self.summary
         };
         let run_as = |name: &str| {
-            self.engines.iter().find(|e| e.name == name).map_or(String::new(), |e| e.run_as.clone())
+            self.engines.iter().find(|e| e.name == name).map_or(String::new(), CompareEngine::how_text)
         };
         summary
             .iter()
@@ -281,8 +312,10 @@ mod tests {
             name: name.into(),
             spec: String::new(),
             run_as: String::new(),
+            how: None,
             hashed: false,
             startup_seconds: 0.0,
+            count_overhead_seconds: None,
             errors: Vec::new(),
         };
         let report = CompareReport {

@@ -274,6 +274,7 @@ impl Prober {
             perft: None,
             position: None,
             fen,
+            preset: None,
         };
         let mut engine =
             concrete_engine(&spec, "probe", &EngineOptions { stop: self.stop, ..EngineOptions::default() });

@@ -155,6 +155,7 @@ pub fn probe(spec: &EngineSpec, options: &ProbeOptions) -> Probe {
             perft: perft.filter(|p| !(protocol == Protocol::Console && p == CONSOLE_PERFT)),
             position: position.filter(|p| p != default_position),
             fen,
+            preset: None,
         };
         (step, spec)
     });
