@@ -616,14 +616,14 @@ fn a_hopelessly_deep_count_is_not_asked_of_an_engine_that_counts_illegal_moves()
 #[test]
 fn a_slow_command_line_that_exits_fast_on_bad_arguments_is_found_and_passes() {
     // It prints its usage at once on arguments it cannot read (the probe's
-    // `uci`), but loads for 3.5 s before every real count: longer than a
+    // `uci`), but loads for 4.5 s before every real count: longer than a
     // probe's wait (3 s by default), so its fast exit must not bound the
     // counts.
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("s.epd");
     std::fs::write(&suite, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D2 400\n").unwrap();
     let output = perft()
-        .args(["check", "--engine", &alone("--count-delay 3500 --cli")])
+        .args(["check", "--engine", &alone("--count-delay 4500 --cli")])
         .arg(&suite)
         .timeout(Duration::from_secs(240))
         .output()
