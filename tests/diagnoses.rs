@@ -173,3 +173,38 @@ fn a_totals_only_engine_is_asked_without_the_en_passant_square_to_single_it_out(
     assert_eq!(candidates["moves"][0]["move"], "b5c6", "{out}");
     assert_eq!(candidates["likely"], "en passant that exposes its king", "{out}");
 }
+
+#[test]
+fn an_engine_given_with_its_kind_is_told_the_size_of_a_big_check_and_how_to_cut_it() {
+    // Not probed, so not timed: the counts and nodes are said all the same,
+    // with a --max-nodes that keeps a big check small. It crashes at once,
+    // so nothing is counted.
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("big.epd");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    std::fs::write(&suite, format!("{start} ;D1 20 ;D2 400 ;D3 8902 ;D7 3195901860 ;D8 84998978956\n"))
+        .unwrap();
+    let engine = format!("crashing=uci:{} --crash-after 0", buggy_path().display());
+    let output =
+        perft().args(["check", "--timeout", "30", "--engine", &engine]).arg(&suite).output().unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        out.contains(
+            "expected: 5 counts (88.195 billion nodes; the engine was given with its kind, so not timed); \
+             smaller: --max-nodes 1000000 (3 counts, 9,322 nodes)"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_engine_that_never_stops_a_check_but_with_its_king_is_one_cause() {
+    // Its missing blocks and captures of the checker are pawn moves at some
+    // positions, piece moves at others, both at more: one bug, one cause.
+    let (code, out, report) = check("--bug no-block", 20_000, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    let causes = causes(&out);
+    assert_eq!(causes.len(), 1, "{out}");
+    assert!(causes[0].starts_with("CAUSE 1 of 1: block or capture of the checking piece missing"), "{out}");
+    assert_eq!(report["causes"][0]["key"]["missing"], serde_json::json!(["evasion"]), "{out}");
+}

@@ -36,6 +36,8 @@
 //!   with pieces between the king and the rook.
 //! - `--bug ep-lapse`: keeps an en-passant square past the move after its
 //!   double push, and captures onto it while the pushed pawn stands.
+//! - `--bug no-block`: in check, moves only its king: never blocks the
+//!   check or captures the checker with another piece or a pawn.
 //! - `--bug mate-node`: counts a position without legal moves (checkmate
 //!   or stalemate) below the one asked as a node; asked at that position,
 //!   it sums its empty divide, 0, as Go engines that print a divide do.

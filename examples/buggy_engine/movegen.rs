@@ -26,6 +26,7 @@ pub enum Bug {
     CastlingPath,
     EnPassantLapse,
     MateNode,
+    NoBlock,
 }
 
 impl Bug {
@@ -45,6 +46,7 @@ impl Bug {
             "castling-path" => Bug::CastlingPath,
             "ep-lapse" => Bug::EnPassantLapse,
             "mate-node" => Bug::MateNode,
+            "no-block" => Bug::NoBlock,
             _ => return None,
         })
     }
@@ -220,6 +222,10 @@ pub fn moves(board: &Board, state: State, bug: Bug) -> Vec<Move> {
         Bug::EnPassant => !m.is_en_passant(),
         Bug::Underpromotion => m.promotion().is_none_or(|p| p == PieceKind::Queen),
         Bug::RookPromotion => m.promotion() != Some(PieceKind::Rook),
+        // In check, only the king moves: no block, no capture of the checker.
+        Bug::NoBlock if board.is_check() => {
+            board.piece_on(m.from()).is_some_and(|p| p.kind() == PieceKind::King)
+        }
         _ => true,
     });
     // After an illegal move the side to move may be able to take the king;

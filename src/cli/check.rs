@@ -18,7 +18,7 @@ use super::args::{CheckArgs, DebugArgs};
 use super::check_output::{
     chess960_hint, describe, print_causes, print_engine_errors, print_failures, print_summary, reproduce,
 };
-use super::check_progress::{print_estimate, ProgressLines};
+use super::check_progress::{print_estimate, print_size, ProgressLines};
 use super::ci_output::CiTarget;
 use super::engines::{parse_engine, probing, resolve};
 use super::report_target::ReportTarget;
@@ -79,6 +79,7 @@ fn plan_check(args: &mut CheckArgs) -> Result<CheckPlan> {
         bail!("{error}");
     }
     let probing = probing(args.handshake_timeout, engine_options.handshake);
+    let probed = spec.protocol == perft::engine::Protocol::Auto;
     let (spec, costs) = resolve(&name, spec, &probing, &mut out)?;
     // Presets of programs that cannot read Chess960 skip those positions.
     let mut options = args.selection.options(Mode::Bulk, args.depth);
@@ -95,8 +96,13 @@ fn plan_check(args: &mut CheckArgs) -> Result<CheckPlan> {
         output::plural(plan.positions(), "position"),
         if args.jobs > 1 { format!(", {} engine processes at once", args.jobs) } else { String::new() }
     )?;
-    if let Some(costs) = &costs {
-        print_estimate(&mut *out, &plan, costs, &files, options, args.jobs)?;
+    match &costs {
+        Some(costs) => print_estimate(&mut *out, &plan, costs, &files, options, args.jobs)?,
+        None => {
+            let why =
+                if probed { "its timing failed" } else { "the engine was given with its kind, so not timed" };
+            print_size(&mut *out, &plan, &files, options, why)?;
+        }
     }
     if spec.chess960 == Some(false) && plan.skipped_chess960() > 0 {
         writeln!(

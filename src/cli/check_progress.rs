@@ -16,6 +16,9 @@ use super::{estimate, output, resolve};
 
 /// A check expected to take longer than this is told how to be shorter.
 const LONG: f64 = 600.0;
+/// An untimed check counting more nodes than this (minutes for most
+/// engines) is told how to be smaller.
+const BIG: u128 = 10_000_000_000;
 /// The `--max-nodes` values a long check may be told of, largest first:
 /// the largest that makes it short is suggested (else the smallest).
 const SUGGESTED_MAX_NODES: [u128; 4] = [1_000_000, 100_000, 10_000, 1_000];
@@ -80,6 +83,55 @@ pub fn print_estimate(
         shorter.push(format!("-j {} (engine processes at once)", resolve::cores().min(8)));
     }
     writeln!(out, "; shorter: {}", shorter.join(", or "))?;
+    Ok(())
+}
+
+/// Nodes a plan's checks count in all, as their files give them.
+fn planned_nodes(plan: &SuitePlan) -> u128 {
+    plan.planned().iter().filter_map(|c| c.expected).sum()
+}
+
+/// Says how much the plan counts when the engine was not timed (`why`:
+/// given with its kind, so not probed): the counts and nodes, and past [`BIG`] nodes
+/// the `--max-nodes` that keeps it under that, since most engines count
+/// only tens of millions of nodes a second.
+pub fn print_size(
+    out: &mut dyn Write,
+    plan: &SuitePlan,
+    files: &[SuiteFile],
+    options: SuiteOptions,
+    why: &str,
+) -> Result<()> {
+    if plan.checks() == 0 {
+        return Ok(());
+    }
+    let nodes = planned_nodes(plan);
+    write!(
+        out,
+        "expected: {} ({} nodes; {why})",
+        output::plural(plan.checks(), "count"),
+        estimate::approximate(nodes)
+    )?;
+    if nodes <= BIG {
+        writeln!(out)?;
+        return Ok(());
+    }
+    let capped = SUGGESTED_MAX_NODES
+        .into_iter()
+        .filter(|&cap| options.max_nodes.is_none_or(|m| cap < m))
+        .find_map(|cap| {
+            let plan = SuitePlan::new(files.to_vec(), SuiteOptions { max_nodes: Some(cap), ..options });
+            (planned_nodes(&plan) <= BIG).then(|| (cap, plan.checks(), planned_nodes(&plan)))
+        });
+    match capped {
+        Some((cap, checks, nodes)) => writeln!(
+            out,
+            "; smaller: --max-nodes {cap} ({}, {} nodes), or -j N for N engine processes at once",
+            output::plural(checks, "count"),
+            estimate::approximate(nodes)
+        )?,
+        None => writeln!(out, "; -j N runs N engine processes at once")?,
+    }
     Ok(())
 }
 

@@ -92,6 +92,10 @@ pub enum MoveClass {
     King,
     /// A knight, bishop, rook or queen move.
     Piece,
+    /// In check, a move of a piece or pawn that blocks the check or
+    /// captures the checker (how a cause groups such moves, whatever moves:
+    /// an engine that does not stop checks that way misses them all).
+    Evasion,
     /// Move text that does not name a piece's move in the position.
     Unreadable,
 }
@@ -123,6 +127,7 @@ impl std::fmt::Display for MoveClass {
             MoveClass::Pawn => "pawn move",
             MoveClass::King => "king move",
             MoveClass::Piece => "piece move",
+            MoveClass::Evasion => "block or capture of the checking piece",
             MoveClass::Unreadable => "unreadable move",
         };
         f.write_str(text)

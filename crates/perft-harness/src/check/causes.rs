@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::CheckResult;
 use crate::bisect::{classify, Bisection, Family, MoveClass, Tag, Why};
 use crate::board::{Board, CastlingMode, FenOptions};
+use crate::types::PieceKind;
 
 pub use crate::bisect::Fault;
 
@@ -222,10 +223,41 @@ fn key_of(results: &[CheckResult], index: usize) -> CauseKey {
         return CauseKey::NotBisected { reason: format!("unreadable bisected position {}", bisection.fen) };
     };
     CauseKey::Moves {
-        missing: bisection.missing.iter().map(|m| classify(&board, m)).collect(),
+        missing: missing_by_mechanism(&board, &bisection.missing),
         illegal: bisection.illegal.iter().map(|m| m.why.unwrap_or(Why::NotPseudoLegal).family()).collect(),
         duplicated: !bisection.duplicates.is_empty(),
     }
+}
+
+/// The kinds of the legal moves an engine misses at `board`, by why it
+/// misses them: in check, when they are all plain pawn and piece moves,
+/// they are the moves that stop the check by a block or a capture, one kind whatever moves
+/// (an engine that does not stop checks that way misses pawn and piece
+/// moves alike, and is one cause).
+fn missing_by_mechanism(board: &Board, missing: &[String]) -> BTreeSet<MoveClass> {
+    let classes: BTreeSet<MoveClass> = missing.iter().map(|m| classify(board, m)).collect();
+    // Promotions, en passant and castling keep their kinds: an engine
+    // missing those misses them in check or not.
+    let evasion =
+        |class: &MoveClass| matches!(class, MoveClass::Pawn | MoveClass::Piece | MoveClass::DoublePush);
+    if board.is_check() && !classes.is_empty() && classes.iter().all(evasion) {
+        return BTreeSet::from([MoveClass::Evasion]);
+    }
+    classes
+}
+
+/// Whether the engine, at the position in check where `index`'s bisection
+/// ended, misses every legal move but the king's (and nothing else).
+fn only_the_king_moves(results: &[CheckResult], index: usize) -> bool {
+    let Some(bisection) = bisection_of(results, index) else { return false };
+    let options = FenOptions { castling: CastlingMode::Detect, relaxed: true };
+    let Ok(board) = Board::from_fen_with(&bisection.fen, options) else { return false };
+    let king =
+        |mv: &crate::types::Move| board.piece_on(mv.from()).is_some_and(|p| p.kind() == PieceKind::King);
+    let others: BTreeSet<String> =
+        board.legal_moves().iter().filter(|mv| !king(mv)).map(|&mv| board.uci(mv)).collect();
+    let missing: BTreeSet<String> = bisection.missing.iter().cloned().collect();
+    board.is_check() && !missing.is_empty() && missing == others
 }
 
 /// How small an example is: pieces on the board where the bisection
@@ -271,8 +303,24 @@ fn likely_kinds(results: &[CheckResult], indexes: &[usize]) -> Vec<String> {
 /// the cause with the most wrong counts first.
 pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
     let mut causes: Vec<Cause> = Vec::new();
-    for index in (0..results.len()).filter(|&i| !results[i].ok && results[i].error.is_none()) {
-        let key = key_of(results, index);
+    let failing: Vec<usize> =
+        (0..results.len()).filter(|&i| !results[i].ok && results[i].error.is_none()).collect();
+    let mut keys: Vec<CauseKey> = failing.iter().map(|&i| key_of(results, i)).collect();
+    // An engine seen to miss plain blocks and captures of a checker misses
+    // its en-passant and promotion evasions for the same reason: where a
+    // position in check lacks every move but the king's, that is the cause.
+    let evasion = BTreeSet::from([MoveClass::Evasion]);
+    let evades = |key: &CauseKey| matches!(key, CauseKey::Moves { missing, .. } if *missing == evasion);
+    if keys.iter().any(evades) {
+        for (key, &index) in keys.iter_mut().zip(&failing) {
+            if let CauseKey::Moves { missing, .. } = key {
+                if only_the_king_moves(results, index) {
+                    *missing = evasion.clone();
+                }
+            }
+        }
+    }
+    for (key, index) in keys.into_iter().zip(failing) {
         match causes.iter_mut().find(|c| c.key == key) {
             Some(cause) => cause.results.push(index),
             None => causes.push(Cause {
