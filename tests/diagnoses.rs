@@ -70,13 +70,17 @@ fn a_right_kept_after_its_rook_is_captured_is_told_with_the_capture() {
 #[test]
 fn a_count_only_engine_keeping_the_right_gets_the_castle_as_candidate() {
     // Without a divide one ply deep, the count one too high is explained
-    // by the castle a lost right would allow.
+    // by the castle a lost right would allow. Where castling through check
+    // fits as well (line 12), the engine asked with the attacker moved
+    // counts right: one cause.
     let suite = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/castling-rights.epd");
     let (code, out, _) = check("--bug castling-rights --no-divide", 1000, &[suite.to_str().unwrap()]);
     assert_eq!(code, Some(1), "{out}");
+    assert_eq!(causes(&out).len(), 1, "{out}");
     assert!(
         causes(&out)[0].starts_with(
-            "CAUSE 1 of 2: counts more moves one ply deep than there are: castling without the right: "
+            "CAUSE 1 of 1: counts more moves one ply deep than there are: castling without the right \
+             (likely the right kept after its rook was captured): "
         ),
         "{out}"
     );
@@ -158,20 +162,74 @@ fn a_divide_counting_checkmate_as_a_node_is_one_cause_that_says_so() {
 }
 
 #[test]
-fn a_totals_only_engine_is_asked_without_the_en_passant_square_to_single_it_out() {
+fn a_totals_only_engine_is_singled_out_by_its_own_counts_of_the_siblings() {
     // After c7c5 the en passant b5c6 exposes the white king to the rook on
     // h5, and Kb4 walks into the rook on b1: both fit one move too many.
-    // The engine, asked the same position without the square, counts right.
+    // The engine counted the positions after black's other moves right,
+    // though the white king can walk into a rook there too: not the king,
+    // the en passant.
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("ep.epd");
     std::fs::write(&suite, "8/2p5/8/KP5r/8/8/8/1r5k b - - 0 1 ;D2 65\n").unwrap();
     let (code, out, report) = check("--bug leaf-ep-pin --no-divide", 100_000, &[suite.to_str().unwrap()]);
     assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("singled out: asked without the en-passant square c6"), "{out}");
+    assert!(out.contains("singled out: its counts of the "), "{out}");
+    assert!(out.contains("only en passant that exposes its king fits every answer"), "{out}");
     let result = report["results"].as_array().unwrap().iter().find(|r| r.get("bisection").is_some()).unwrap();
     let candidates = &result["bisection"]["candidates"];
     assert_eq!(candidates["moves"][0]["move"], "b5c6", "{out}");
     assert_eq!(candidates["likely"], "en passant that exposes its king", "{out}");
+}
+
+/// The first candidate of the report's bisection, its kind, and what the
+/// engine was asked to single it out.
+fn singled_out(report: &Value) -> (String, String, String) {
+    let result = report["results"].as_array().unwrap().iter().find(|r| r.get("bisection").is_some()).unwrap();
+    let candidates = &result["bisection"]["candidates"];
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    (text(&candidates["moves"][0]["move"]), text(&candidates["likely"]), text(&candidates["singled_out"]))
+}
+
+/// A check of the fake with `flags` on one suite line; it must fail. The
+/// output, and what [`singled_out`] reads from the report.
+fn check_failing_line(flags: &str, line: &str) -> (String, (String, String, String)) {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("one.epd");
+    std::fs::write(&suite, format!("{line}\n")).unwrap();
+    let (code, out, report) = check(flags, 100_000, &[suite.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}");
+    // Without the bug it passes.
+    let (code, passed, _) = check("--no-divide", 100_000, &[suite.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{passed}");
+    let found = singled_out(&report);
+    (out, found)
+}
+
+#[test]
+fn a_king_stepping_into_an_attack_is_told_from_a_pinned_rook_by_moving_the_attacker() {
+    // Three king steps into the rook on d5 and three moves of the rook
+    // pinned on c5 both fit three too many; the pinned rook's moves are the
+    // likelier kind. Asked with a rook moved one square, the
+    // engine counts as the king steps predict, not as the pin does.
+    let (out, (first, likely, how)) =
+        check_failing_line("--bug leaf-king --no-divide", "8/7k/2r5/2Rr4/8/8/2K5/8 w - - 0 1 ;D1 8");
+    assert!(first.starts_with("c2"), "{out}");
+    assert_eq!(likely, "king stepping into an attack", "{out}");
+    assert!(how.contains("with the rook on "), "{out}");
+    assert!(out.contains("only king stepping into an attack fits every answer"), "{out}");
+}
+
+#[test]
+fn a_pinned_bishop_is_told_from_castling_into_check_by_a_castling_right_less() {
+    // Castling either way lands on an attacked square and the bishop pinned
+    // on f2 has two moves off its line: both fit two too many, castling
+    // the likelier. Asked with one right less, the engine still counts two
+    // too many: the pin, not the castling.
+    let (out, (first, likely, how)) =
+        check_failing_line("--bug leaf-pin --no-divide", "8/8/8/1k6/8/4b1q1/5B2/R3K2R w KQ - 0 1 ;D1 23");
+    assert!(first.starts_with("f2"), "{out}");
+    assert_eq!(likely, "pinned piece leaving its line", "{out}");
+    assert!(how.contains("without the castling right"), "{out}");
 }
 
 #[test]

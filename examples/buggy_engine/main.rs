@@ -23,6 +23,10 @@
 //! - `--bug leaf-ep-pin`: lists its moves right, but its count-only path
 //!   for the last ply (bulk counting) counts en-passant captures by a
 //!   pinned pawn.
+//! - `--bug leaf-pin`: the same, for knights, bishops, rooks and queens
+//!   leaving the line of their pin (when not in check).
+//! - `--bug leaf-king`: the same, for the king stepping onto an attacked
+//!   square (when not in check).
 //! - `--bug duplicate`: lists the first pawn double push twice.
 //! - `--bug divide-off`: its divide three plies deep or more counts its
 //!   first move one node too many (and its total with it); asked that

@@ -3,7 +3,9 @@
 //! bugs `--bug` plants). Bugs that make moves the board cannot make (castling
 //! with a lost right or through pieces) are in [`super::careless`].
 
-use perft::attacks::pawn_attacks;
+use perft::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+};
 use perft::board::{Board, CastlingMode, FenOptions};
 use perft::{CastlingSide, Color, Move, MoveKind, PieceKind, Square};
 
@@ -19,6 +21,8 @@ pub enum Bug {
     RookPromotion,
     NoKingSafety,
     LeafEnPassantPin,
+    LeafPin,
+    LeafKing,
     Duplicate,
     DivideOff,
     FirstAnswer,
@@ -39,6 +43,8 @@ impl Bug {
             "rook-promotion" => Bug::RookPromotion,
             "no-king-safety" => Bug::NoKingSafety,
             "leaf-ep-pin" => Bug::LeafEnPassantPin,
+            "leaf-pin" => Bug::LeafPin,
+            "leaf-king" => Bug::LeafKing,
             "duplicate" => Bug::Duplicate,
             "divide-off" => Bug::DivideOff,
             "first-answer" => Bug::FirstAnswer,
@@ -265,12 +271,43 @@ pub fn listed(board: &Board, state: State, bug: Bug) -> Vec<Listed> {
 /// The count one ply deep, by the count-only path (no move list).
 fn leaf_count(board: &Board, state: State, bug: Bug) -> u64 {
     let listed = listed(board, state, bug).len() as u64;
-    if bug != Bug::LeafEnPassantPin {
-        return listed;
-    }
     let legal = board.legal_moves();
-    listed
-        + careless_ep_captures(board, state.en_passant).iter().filter(|m| !legal.contains(m)).count() as u64
+    match bug {
+        Bug::LeafEnPassantPin => {
+            listed
+                + careless_ep_captures(board, state.en_passant).iter().filter(|m| !legal.contains(m)).count()
+                    as u64
+        }
+        Bug::LeafPin if !board.is_check() => {
+            listed + piece_moves(board).iter().filter(|m| !legal.contains(m)).count() as u64
+        }
+        Bug::LeafKing if !board.is_check() => {
+            let us = board.color(board.side_to_move());
+            let king = board.king(board.side_to_move());
+            let steps =
+                (king_attacks(king) & !us).into_iter().map(|to| Move::new(king, to, MoveKind::Normal));
+            listed + steps.filter(|m| !legal.contains(m)).count() as u64
+        }
+        _ => listed,
+    }
+}
+
+/// Knight, bishop, rook and queen moves without a pin test: out of check,
+/// the illegal ones are pinned pieces leaving their line.
+fn piece_moves(board: &Board) -> Vec<Move> {
+    let (ours, occupied) = (board.color(board.side_to_move()), board.occupied());
+    let mut moves = Vec::new();
+    for from in ours {
+        let targets = match board.piece_on(from).map(|p| p.kind()) {
+            Some(PieceKind::Knight) => knight_attacks(from),
+            Some(PieceKind::Bishop) => bishop_attacks(from, occupied),
+            Some(PieceKind::Rook) => rook_attacks(from, occupied),
+            Some(PieceKind::Queen) => queen_attacks(from, occupied),
+            _ => continue,
+        };
+        moves.extend((targets & !ours).into_iter().map(|to| Move::new(from, to, MoveKind::Normal)));
+    }
+    moves
 }
 
 /// The nodes `depth` plies below `board`, as this engine counts them.

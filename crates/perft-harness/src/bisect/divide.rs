@@ -102,6 +102,10 @@ pub(super) struct Next {
     pub(super) mv: Move,
     pub(super) in_divide: Option<u128>,
     pub(super) known: Option<(EngineRun, Option<OurDivide>)>,
+    /// The engine's counts of the other children, where they are one ply
+    /// deep and known without asking again: evidence for singling out a
+    /// move there.
+    pub(super) siblings: Vec<(String, u128)>,
 }
 
 /// What choosing the next child needs to ask the engine.
@@ -130,11 +134,19 @@ impl Asker<'_> {
             .map(|(k, &(mv, n))| (k, mv, n))
             .collect();
         differing.sort_by_key(|&(_, _, n)| n);
+        let siblings = |text: &String| -> Vec<(String, u128)> {
+            if depth != 2 {
+                return Vec::new();
+            }
+            let others = ours.keys().filter(|k| *k != text);
+            others.filter_map(|k| Some((k.clone(), *theirs.counts.get(k)?))).collect()
+        };
         let next = |text: &String, mv, known| Next {
             text: text.clone(),
             mv,
             in_divide: theirs.counts.get(text).copied(),
             known,
+            siblings: siblings(text),
         };
         let mut chosen = None;
         // Whether the chosen child, asked directly, agrees with us after
@@ -176,6 +188,7 @@ impl Asker<'_> {
         }
         let mut children: Vec<(&String, &(Move, u128))> = ours.iter().collect();
         children.sort_by_key(|(_, &(_, n))| n);
+        let mut agreed = Vec::new();
         for (text, &(mv, nodes)) in children {
             let child_path = [path, std::slice::from_ref(text)].concat();
             let child = self.engine.perft(&position(self.start, &child_path), depth - 1, self.timeout)?;
@@ -185,8 +198,10 @@ impl Asker<'_> {
                     mv,
                     in_divide: None,
                     known: Some((child, None)),
+                    siblings: if depth == 2 { agreed } else { Vec::new() },
                 }));
             }
+            agreed.push((text.clone(), child.nodes));
         }
         Ok(None)
     }

@@ -11,6 +11,7 @@ mod candidates;
 mod classify;
 mod divide;
 mod illegal;
+mod single_out;
 #[cfg(test)]
 mod tests;
 
@@ -26,7 +27,7 @@ pub use classify::{classify, tags_for, MoveClass, PromotionPiece, Tag};
 use divide::{engine_divide, our_divide, Asker, ListDifference, Next, OurDivide};
 pub use illegal::{fen_en_passant, illegal_move, illegal_moves, pseudo_legal_moves, Family, NamedMove, Why};
 
-use crate::board::{Board, CastlingMode, FenOptions};
+use crate::board::Board;
 use crate::engine::{Engine, EngineError, EnginePosition, EngineRun};
 
 /// Which way a move is wrong.
@@ -421,6 +422,7 @@ fn descend(
         known: None,
         in_parent: target.answered,
         children_agree: false,
+        siblings: Vec::new(),
     };
     loop {
         if let Some(done) = at.examine(&mut walk, stop)? {
@@ -442,6 +444,9 @@ struct Node {
     in_parent: Option<u128>,
     /// Every child agreed one level up, so the node is asked one ply deep.
     children_agree: bool,
+    /// The engine's counts one ply deep of the node's siblings (see
+    /// [`divide::Next::siblings`]).
+    siblings: Vec<(String, u128)>,
 }
 
 impl Node {
@@ -488,16 +493,18 @@ impl Node {
             Some(theirs) => ask.next_by_divide(&self.board, &self.path, self.depth, &ours, theirs)?,
             None => ask.next_by_counts(&self.path, self.depth, &ours)?,
         };
-        let Some(Next { text, mv, in_divide, known }) = next else {
+        let Some(Next { text, mv, in_divide, known, siblings }) = next else {
             walk.push(step);
             if self.depth > 1 && theirs.is_none() {
                 // Every child agrees: the engine generates a different set
                 // of moves here. Asked one ply deep, its count may name
                 // them (0: it generates none).
                 (self.depth, self.in_parent, self.children_agree) = (1, None, true);
+                self.siblings.clear();
                 return Ok(None);
             }
-            let mut finding = name_without_divide(walk, &self.board, &self.path, &run, our_total)?;
+            let siblings = self.sibling_answers(walk);
+            let mut finding = name_without_divide(walk, &self.board, &self.path, &run, our_total, &siblings)?;
             finding.divide_sum = divide_sum;
             return Ok(Some(self.found(walk, finding)));
         };
@@ -506,7 +513,7 @@ impl Node {
         self.board.make(mv);
         self.path.push(text);
         self.depth -= 1;
-        (self.known, self.in_parent) = (known, in_divide);
+        (self.known, self.in_parent, self.siblings) = (known, in_divide, siblings);
         Ok(None)
     }
 
@@ -522,7 +529,7 @@ impl Node {
         if self.children_agree {
             // Its children and its move count agree: its move list differs
             // in moves that cancel out, or its total is not their sum.
-            let finding = name_without_divide(walk, &self.board, &self.path, run, our_total)?;
+            let finding = name_without_divide(walk, &self.board, &self.path, run, our_total, &[])?;
             return Ok(self.found(walk, finding));
         }
         let Some(first) = self.in_parent.filter(|&first| first != run.nodes) else {
@@ -538,6 +545,10 @@ impl Node {
             let fen = walk.fen(&self.board, &self.path);
             let mut candidates = candidates(&self.board, &fen, our_total, first, listed);
             candidates.seen_from_parent = true;
+            // Asked directly the engine counts right here, so only the
+            // siblings in the same divide are evidence.
+            let siblings = self.sibling_answers(walk);
+            single_out::single_out(walk, &self.board, &fen, &siblings, None, &mut candidates)?;
             if !candidates.moves.is_empty() || !self.parent_answers_again(walk, first)? {
                 return Ok(self.found(walk, Finding { candidates: Some(candidates), ..Finding::default() }));
             }
@@ -564,6 +575,22 @@ impl Node {
         let again = walk.ask(parent_path, self.depth + 1)?;
         let count = engine_divide(&parent, self.depth + 1, &again).and_then(|d| d.counts.get(last).copied());
         Ok(count.is_some_and(|count| count != first))
+    }
+
+    /// The node's siblings with the engine's counts of them.
+    fn sibling_answers(&self, walk: &Walk) -> Vec<single_out::Answer> {
+        let Some((_, parent_path)) = self.path.split_last() else { return Vec::new() };
+        let mut parent = self.board.clone();
+        parent.unmake();
+        self.siblings
+            .iter()
+            .filter_map(|(text, theirs)| {
+                let mut board = parent.clone();
+                board.make(parent.parse_uci(text).ok()?);
+                let path = [parent_path, std::slice::from_ref(text)].concat();
+                Some(single_out::Answer { fen: walk.fen(&board, &path), board, theirs: *theirs })
+            })
+            .collect()
     }
 
     fn found(&self, walk: &mut Walk, finding: Finding) -> Bisection {
@@ -618,6 +645,7 @@ fn name_without_divide(
     path: &[String],
     run: &EngineRun,
     our_total: u128,
+    siblings: &[single_out::Answer],
 ) -> Result<Finding, BisectError> {
     let deeper = match walk.ask(path, 2) {
         Ok(deeper) => engine_divide(node, 2, &deeper),
@@ -639,49 +667,7 @@ fn name_without_divide(
     }
     let fen = walk.fen(node, path);
     let mut candidates = candidates(node, &fen, our_total, run.nodes, deeper.is_some());
-    single_out_en_passant(walk, &fen, &mut candidates)?;
+    let chess960 = walk.target.start.chess960;
+    single_out::single_out(walk, node, &fen, siblings, Some(chess960), &mut candidates)?;
     Ok(Finding { candidates: Some(candidates), ..Finding::default() })
-}
-
-/// Where en-passant captures are among several candidates of a count too
-/// high, asks the engine the same position without the en-passant square:
-/// counting right there, the captures are the fault (put first, and said
-/// so); counting as many too many, they are not (put last). An answer that
-/// fits neither, or none, leaves the candidates as they were.
-fn single_out_en_passant(walk: &mut Walk, fen: &str, candidates: &mut Candidates) -> Result<(), BisectError> {
-    let is_ep =
-        |m: &NamedMove| matches!(m.why, Some(Why::EnPassantExposesKing | Why::EnPassantWithoutSquare));
-    let captures = candidates.moves.iter().filter(|m| is_ep(m)).count() as u128;
-    if candidates.fault != Fault::Extra || captures == 0 || captures == candidates.moves.len() as u128 {
-        return Ok(());
-    }
-    let mut fields: Vec<&str> = fen.split(' ').collect();
-    let Some(square) = fields.get(3).copied().filter(|s| *s != "-") else { return Ok(()) };
-    fields[3] = "-";
-    let variant = fields.join(" ");
-    let options = FenOptions { castling: CastlingMode::Detect, relaxed: true };
-    let Ok(board) = Board::from_fen_with(&variant, options) else { return Ok(()) };
-    let ours = board.legal_moves().len() as u128;
-    let asked = EnginePosition::new(variant.clone(), walk.target.start.chess960);
-    let theirs = match walk.engine.perft(&asked, 1, walk.timeout) {
-        Ok(run) => run.nodes,
-        Err(EngineError::Interrupted) => return Err(BisectError::Interrupted),
-        Err(_) => return Ok(()),
-    };
-    let (before, after): (Vec<NamedMove>, Vec<NamedMove>) = candidates.moves.iter().cloned().partition(is_ep);
-    if theirs == ours && captures == candidates.difference {
-        candidates.moves = before.into_iter().chain(after).collect();
-        candidates.likely = candidates.moves[0].why.map(|why| why.to_string());
-        candidates.singled_out = Some(format!(
-            "asked without the en-passant square {square} ({variant}), it counts right: {ours}"
-        ));
-    } else if theirs.checked_sub(ours) == Some(candidates.difference) {
-        candidates.moves = after.into_iter().chain(before).collect();
-        candidates.singled_out = Some(format!(
-            "asked without the en-passant square {square} ({variant}), it still counts {} too many: not the \
-             en passant",
-            candidates.difference
-        ));
-    }
-    Ok(())
 }

@@ -260,16 +260,23 @@ fn only_the_king_moves(results: &[CheckResult], index: usize) -> bool {
     board.is_check() && !missing.is_empty() && missing == others
 }
 
-/// How small an example is: pieces on the board where the bisection
-/// ended, then the depth counted there, then the plies to reach it.
-fn size(result: &CheckResult) -> (u32, u32, usize, u32) {
+/// How good an example is, best first: bisected, then the fewest moves it
+/// leaves in doubt (none where the moves are named, one where the engine
+/// singled one out, else its likeliest candidates), then pieces on the
+/// board where the bisection ended, the depth counted there and the plies
+/// to reach it.
+fn size(result: &CheckResult) -> (u32, usize, u32, usize, u32) {
     match &result.bisection {
         Some(b) => {
             let pieces =
                 b.fen.split(' ').next().map_or(0, |p| p.chars().filter(char::is_ascii_alphabetic).count());
-            (0, pieces as u32, b.path.len(), b.depth)
+            let in_doubt = b.candidates.as_ref().map_or(0, |c| match c.singled_out {
+                Some(_) if c.likely.is_some() => 1,
+                _ => c.likeliest().len(),
+            });
+            (0, in_doubt, pieces as u32, b.path.len(), b.depth)
         }
-        None => (1, u32::MAX, usize::MAX, result.depth),
+        None => (1, usize::MAX, u32::MAX, usize::MAX, result.depth),
     }
 }
 

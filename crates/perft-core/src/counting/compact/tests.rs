@@ -93,7 +93,7 @@ fn children_made_by_the_counting_path_count_as_the_boards() {
     let mut compared = 0;
     let mut double_pushes = 0;
     for fen in fens {
-        for _ in 0..12 {
+        for _ in 0..8 {
             let mut board = Board::from_fen(fen).unwrap();
             for _ in 0..40 {
                 let snapshot = board.fork();
