@@ -84,6 +84,10 @@ fn kind_of(named: &NamedMove) -> String {
     named.why.map_or_else(|| named.class.to_string(), |why| why.to_string())
 }
 
+/// The likeliest kind where every illegal move here fits the difference:
+/// the path makes no legality test at all.
+pub(super) const NO_LEGALITY_TEST: &str = "every illegal move (no legality test)";
+
 /// Kinds of legal moves engines drop, in the order they are tried: each a
 /// name and the classes it takes in.
 const DROPPED: &[(&str, &[MoveClass])] = &[
@@ -149,7 +153,7 @@ fn extra_candidates(board: &Board, fen: &str, difference: u128) -> (Vec<NamedMov
     let pseudo: u128 = Why::BY_LIKELIHOOD.iter().filter(unsafe_kinds).map(|&why| count(why)).sum();
     let likely = if kinds > 1 && pseudo == difference {
         // Every one of them: no legality test at all on that path.
-        Some("every illegal move (no legality test)".to_string())
+        Some(NO_LEGALITY_TEST.to_string())
     } else {
         Why::BY_LIKELIHOOD.iter().find(|&&why| count(why) == difference).map(ToString::to_string)
     };

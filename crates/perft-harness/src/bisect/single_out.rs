@@ -14,6 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::candidates::NO_LEGALITY_TEST;
 use super::illegal::{illegal_moves, Family, Why};
 use super::{BisectError, Candidates, Fault, Walk};
 use crate::board::{Board, CastlingMode, FenOptions};
@@ -21,9 +22,6 @@ use crate::engine::{EngineError, EnginePosition};
 
 /// At most this many variants are asked of the engine per bisection.
 const MAX_VARIANTS: usize = 3;
-
-/// The name of the hypothesis that the path makes no legality test at all.
-pub(super) const NO_LEGALITY_TEST: &str = "every illegal move (no legality test)";
 
 /// A position and the engine's count one ply deep there.
 pub(super) struct Answer {
