@@ -241,12 +241,16 @@ fn debug_narrows_down_with_totals_alone() {
     assert!(stdout.contains("g2g4 a8a7 g4g5 h7h5: depth 1: perft 5, buggy_engine 4 (-1)"), "{stdout}");
     assert!(stdout.contains("position: 8/k7/8/6Pp/8/8/8/K7 w - h6 0 3"), "{stdout}");
     assert!(stdout.contains("counts 4 moves where there are 5"), "{stdout}");
-    // With no move list, a difference of one fits any single dropped move:
-    // the candidates are named without a "likely".
+    // With no move list, only the en passant of the kinds engines drop
+    // numbers the difference (the king has three moves), and the counts of
+    // the siblings already given agree.
     assert!(
-        stdout.contains("candidates (legal, of the kinds most often dropped): g5h6 (en passant)"),
+        stdout.contains(
+            "candidates (legal, of the kinds most often dropped; likely en passant): g5h6 (en passant)"
+        ),
         "{stdout}"
     );
+    assert!(stdout.contains("only en passant fits every answer"), "{stdout}");
 }
 
 #[test]

@@ -233,6 +233,33 @@ fn a_pinned_bishop_is_told_from_castling_into_check_by_a_castling_right_less() {
 }
 
 #[test]
+fn promotions_counted_once_are_told_from_king_moves_by_the_siblings_counted_right() {
+    // After the knight leaves b8, white has three king moves and three
+    // underpromotions: both fit three too few. After a king move instead,
+    // the engine counts the three king moves right: the underpromotions.
+    let (out, (first, likely, how)) =
+        check_failing_line("--bug leaf-promotion --no-divide", "1n5k/1P6/8/8/8/8/8/K7 b - - 0 1 ;D2 30");
+    assert!(first.starts_with("b7b8") && first != "b7b8q", "{out}");
+    assert_eq!(likely, "underpromotions", "{out}");
+    assert!(how.starts_with("its counts of the "), "{out}");
+    assert!(out.contains("only underpromotions fits every answer"), "{out}");
+    assert_eq!(causes(&out).len(), 1, "{out}");
+}
+
+#[test]
+fn a_missing_en_passant_is_confirmed_by_the_position_without_its_square() {
+    // One move too few, and the en passant is the only kind with one move:
+    // without the move list that alone is no proof. Without the square, the
+    // engine counts right: the move it missed went with the square.
+    let (out, (first, likely, how)) =
+        check_failing_line("--bug leaf-ep --no-divide", "7k/8/8/3pP3/8/8/8/K7 w - d6 0 1 ;D1 5");
+    assert_eq!(first, "e5d6", "{out}");
+    assert_eq!(likely, "en passant", "{out}");
+    assert!(how.contains("without the en-passant square d6"), "{out}");
+    assert!(out.contains("only en passant fits every answer"), "{out}");
+}
+
+#[test]
 fn an_engine_given_with_its_kind_is_told_the_size_of_a_big_check_and_how_to_cut_it() {
     // Not probed, so not timed: the counts and nodes are said all the same,
     // with a --max-nodes that keeps a big check small. It crashes at once,
@@ -261,8 +288,15 @@ fn an_engine_that_never_stops_a_check_but_with_its_king_is_one_cause() {
     // positions, piece moves at others, both at more: one bug, one cause.
     let (code, out, report) = check("--bug no-block", 20_000, &[]);
     assert_eq!(code, Some(1), "{out}");
-    let causes = causes(&out);
-    assert_eq!(causes.len(), 1, "{out}");
-    assert!(causes[0].starts_with("CAUSE 1 of 1: block or capture of the checking piece missing"), "{out}");
+    let told = causes(&out);
+    assert_eq!(told.len(), 1, "{out}");
+    assert!(told[0].starts_with("CAUSE 1 of 1: block or capture of the checking piece missing"), "{out}");
+    assert_eq!(report["causes"][0]["key"]["missing"], serde_json::json!(["evasion"]), "{out}");
+    // Without its divide, its counts one ply deep in check fit the blocks
+    // and captures, at some positions the king moves or an en passant as
+    // well: still one cause, the one its move lists name.
+    let (code, out, report) = check("--bug no-block --no-divide", 5_000, &[]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(causes(&out).len(), 1, "{out}");
     assert_eq!(report["causes"][0]["key"]["missing"], serde_json::json!(["evasion"]), "{out}");
 }

@@ -27,6 +27,10 @@
 //!   leaving the line of their pin (when not in check).
 //! - `--bug leaf-king`: the same, for the king stepping onto an attacked
 //!   square (when not in check).
+//! - `--bug leaf-promotion`: lists its moves right, but its count-only path
+//!   counts each pawn move onto the last rank once, not once per piece.
+//! - `--bug leaf-ep`: lists its moves right, but its count-only path leaves
+//!   out en-passant captures.
 //! - `--bug duplicate`: lists the first pawn double push twice.
 //! - `--bug divide-off`: its divide three plies deep or more counts its
 //!   first move one node too many (and its total with it); asked that

@@ -23,6 +23,8 @@ pub enum Bug {
     LeafEnPassantPin,
     LeafPin,
     LeafKing,
+    LeafPromotion,
+    LeafEnPassant,
     Duplicate,
     DivideOff,
     FirstAnswer,
@@ -45,6 +47,8 @@ impl Bug {
             "leaf-ep-pin" => Bug::LeafEnPassantPin,
             "leaf-pin" => Bug::LeafPin,
             "leaf-king" => Bug::LeafKing,
+            "leaf-promotion" => Bug::LeafPromotion,
+            "leaf-ep" => Bug::LeafEnPassant,
             "duplicate" => Bug::Duplicate,
             "divide-off" => Bug::DivideOff,
             "first-answer" => Bug::FirstAnswer,
@@ -288,6 +292,12 @@ fn leaf_count(board: &Board, state: State, bug: Bug) -> u64 {
                 (king_attacks(king) & !us).into_iter().map(|to| Move::new(king, to, MoveKind::Normal));
             listed + steps.filter(|m| !legal.contains(m)).count() as u64
         }
+        // Each pawn move onto the last rank counted once, not once a piece.
+        Bug::LeafPromotion => {
+            listed
+                - legal.iter().filter(|m| m.promotion().is_some_and(|p| p != PieceKind::Queen)).count() as u64
+        }
+        Bug::LeafEnPassant => listed - legal.iter().filter(|m| m.is_en_passant()).count() as u64,
         _ => listed,
     }
 }

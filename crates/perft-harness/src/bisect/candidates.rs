@@ -42,6 +42,10 @@ pub struct Candidates {
     /// asked (a variant of the position) and how it answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub singled_out: Option<String>,
+    /// The kinds that fit every count the engine gave (its count here, and
+    /// any sibling or variant it was asked), where they were weighed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fits: Vec<String>,
 }
 
 impl Candidates {
@@ -90,7 +94,7 @@ pub(super) const NO_LEGALITY_TEST: &str = "every illegal move (no legality test)
 
 /// Kinds of legal moves engines drop, in the order they are tried: each a
 /// name and the classes it takes in.
-const DROPPED: &[(&str, &[MoveClass])] = &[
+pub(super) const DROPPED: &[(&str, &[MoveClass])] = &[
     ("en passant", &[MoveClass::EnPassant]),
     ("castling", &[MoveClass::Castling]),
     ("promotion to a knight", &[MoveClass::Promotion(PromotionPiece::Knight)]),
@@ -115,6 +119,7 @@ const DROPPED: &[(&str, &[MoveClass])] = &[
     ),
     ("pawn double push", &[MoveClass::DoublePush]),
     ("king move", &[MoveClass::King]),
+    ("block or capture of the checking piece", &[MoveClass::Evasion]),
 ];
 
 /// The candidates at `board` (written `fen`, its en-passant square as
@@ -139,6 +144,7 @@ pub fn candidates(board: &Board, fen: &str, ours: u128, theirs: u128, move_list_
         moves,
         likely,
         singled_out: None,
+        fits: Vec::new(),
     }
 }
 
@@ -169,7 +175,33 @@ fn extra_candidates(board: &Board, fen: &str, difference: u128) -> (Vec<NamedMov
 /// The legal moves of the kinds most often dropped: those of the kinds
 /// that number exactly the difference, else every one of a rare kind.
 fn missing_candidates(board: &Board, difference: u128) -> (Vec<NamedMove>, Option<String>) {
-    let named: Vec<NamedMove> = board
+    let named = legal_named(board);
+    let of = |classes: &[MoveClass]| {
+        let of_kind = |m: &&NamedMove| classes.iter().any(|&kind| is_of(board, m.class, kind));
+        named.iter().filter(of_kind).cloned().collect::<Vec<_>>()
+    };
+    // A kind is claimed only where no other fits as well.
+    let fitting: Vec<&(&str, &[MoveClass])> =
+        DROPPED.iter().filter(|(_, classes)| of(classes).len() as u128 == difference).collect();
+    if let [(name, classes)] = fitting[..] {
+        return (of(classes), Some(name.to_string()));
+    }
+    let classes: Vec<MoveClass> = match fitting[..] {
+        [] => DROPPED.iter().take(7).flat_map(|(_, classes)| classes.iter().copied()).collect(),
+        _ => fitting.iter().flat_map(|(_, classes)| classes.iter().copied()).collect(),
+    };
+    (of(&classes), None)
+}
+
+/// The classes of legal moves a kind engines drop (by its name in
+/// [`Candidates::likely`]) stands for.
+pub fn dropped_classes(name: &str) -> Option<&'static [MoveClass]> {
+    DROPPED.iter().find(|(kind, _)| *kind == name).map(|(_, classes)| *classes)
+}
+
+/// The legal moves at `board`, named by their class.
+pub(super) fn legal_named(board: &Board) -> Vec<NamedMove> {
+    board
         .legal_moves()
         .iter()
         .map(|&mv| {
@@ -182,15 +214,15 @@ fn missing_candidates(board: &Board, difference: u128) -> (Vec<NamedMove>, Optio
                 detail: None,
             }
         })
-        .collect();
-    let of = |classes: &[MoveClass]| {
-        named.iter().filter(|m| classes.contains(&m.class)).cloned().collect::<Vec<_>>()
-    };
-    if let Some((name, classes)) = DROPPED.iter().find(|(_, classes)| of(classes).len() as u128 == difference)
-    {
-        return (of(classes), Some(name.to_string()));
+        .collect()
+}
+
+/// Whether a legal move of `class` at `board` is of the kind `kind`
+/// stands for: the class itself, or, in check, [`MoveClass::Evasion`] for
+/// any move but the king's.
+pub(super) fn is_of(board: &Board, class: MoveClass, kind: MoveClass) -> bool {
+    match kind {
+        MoveClass::Evasion => board.is_check() && !matches!(class, MoveClass::King | MoveClass::Castling),
+        _ => class == kind,
     }
-    let rare: Vec<MoveClass> =
-        DROPPED.iter().take(7).flat_map(|(_, classes)| classes.iter().copied()).collect();
-    (of(&rare), None)
 }

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-pub use candidates::{candidates, Candidates};
+pub use candidates::{candidates, dropped_classes, Candidates};
 pub use classify::{classify, tags_for, MoveClass, PromotionPiece, Tag};
 use divide::{engine_divide, our_divide, Asker, ListDifference, Next, OurDivide};
 pub use illegal::{fen_en_passant, illegal_move, illegal_moves, pseudo_legal_moves, Family, NamedMove, Why};

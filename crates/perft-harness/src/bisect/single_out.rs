@@ -1,20 +1,22 @@
-//! Singling out the move among the candidates of a count too high. Each
-//! kind of candidate is a hypothesis, "the path that counts the last ply
-//! counts every move of this kind", and predicts the engine's count one
-//! ply deep at any position: the legal moves there plus that position's
-//! moves of the kind. The evidence is the engine's own answers: its count
-//! here, its counts of the sibling positions it already gave, and its
-//! counts at small legal variants of the position (no en-passant square,
-//! one castling right less, an attacking piece moved one square), each
-//! chosen to split the kinds still standing; only positions in check as
-//! the node is (or not, as it is not) count, as engines count evasions
-//! another way. The kind that fits every
-//! answer is named; where several do, they are; where none does, nothing
-//! is claimed.
+//! Singling out the move among the candidates of a count that differs one
+//! ply deep. Each kind of candidate is a hypothesis: "the path that counts
+//! the last ply counts every move of this kind" (an illegal kind, for a
+//! count too high) or "drops every move of this kind" (a legal kind, for
+//! a count too low). Each predicts the engine's count one ply deep at any
+//! position: the legal moves there plus, or less, that position's moves of
+//! the kind. The evidence is the engine's own answers: its count here, its
+//! counts of the sibling positions it already gave, and its counts at
+//! small legal variants of the position (no en-passant square, one
+//! castling right less, an attacking piece moved one square), each chosen
+//! to split the kinds still standing; only positions in check as the node
+//! is (or not, as it is not) count, as engines count evasions another way.
+//! The kind that fits every answer is named; where several do, they are;
+//! where none does, nothing is claimed.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::candidates::NO_LEGALITY_TEST;
+use super::candidates::{is_of, legal_named, DROPPED, NO_LEGALITY_TEST};
+use super::classify::MoveClass;
 use super::illegal::{illegal_moves, Family, Why};
 use super::{BisectError, Candidates, Fault, Walk};
 use crate::board::{Board, CastlingMode, FenOptions};
@@ -30,10 +32,11 @@ pub(super) struct Answer {
     pub(super) theirs: u128,
 }
 
-/// What a position has for the hypotheses: its legal moves, and its
-/// illegal pseudo-legal ones by kind.
+/// What a position has for the hypotheses: its legal moves, by kind, and
+/// its illegal pseudo-legal ones by why.
 struct Tally {
     legal: u128,
+    by_class: BTreeMap<MoveClass, u128>,
     by_kind: BTreeMap<Why, u128>,
 }
 
@@ -43,19 +46,51 @@ impl Tally {
         for why in illegal_moves(board, fen).iter().filter_map(|m| m.why) {
             *by_kind.entry(why).or_insert(0) += 1;
         }
-        Tally { legal: board.legal_moves().len() as u128, by_kind }
+        let mut by_class = BTreeMap::new();
+        let kinds: BTreeSet<MoveClass> =
+            DROPPED.iter().flat_map(|(_, classes)| classes.iter().copied()).collect();
+        let legal = legal_named(board);
+        for named in &legal {
+            for &kind in kinds.iter().filter(|&&kind| is_of(board, named.class, kind)) {
+                *by_class.entry(kind).or_insert(0) += 1;
+            }
+        }
+        Tally { legal: legal.len() as u128, by_class, by_kind }
     }
 }
 
-/// "The engine counts every move of these kinds."
+/// "The engine counts every move of these illegal kinds, and none of
+/// these legal ones" (and `shift` moves more, for the one that stands
+/// against them all).
 struct Hypothesis {
-    kinds: Vec<Why>,
+    adds: Vec<Why>,
+    drops: Vec<MoveClass>,
+    shift: i128,
     name: String,
 }
 
 impl Hypothesis {
+    fn of_kinds(adds: Vec<Why>, drops: Vec<MoveClass>, name: &str) -> Hypothesis {
+        Hypothesis { adds, drops, shift: 0, name: name.to_string() }
+    }
+
+    /// What stands against a lone kind that fits: for a count too high,
+    /// "it counts right" (the node was a one-off); for one too low, "it
+    /// misses as many moves anywhere" (moves of some other kind, which a
+    /// variant without the kind's moves still lacks).
+    fn against(candidates: &Candidates) -> Hypothesis {
+        let shift = match candidates.fault {
+            Fault::Extra => 0,
+            Fault::Missing => -i128::try_from(candidates.difference).unwrap_or(i128::MAX),
+        };
+        Hypothesis { adds: Vec::new(), drops: Vec::new(), shift, name: String::new() }
+    }
+
     fn predicts(&self, tally: &Tally) -> u128 {
-        tally.legal + self.kinds.iter().map(|w| tally.by_kind.get(w).copied().unwrap_or(0)).sum::<u128>()
+        let added: u128 = self.adds.iter().map(|w| tally.by_kind.get(w).copied().unwrap_or(0)).sum();
+        let dropped: u128 = self.drops.iter().map(|c| tally.by_class.get(c).copied().unwrap_or(0)).sum();
+        let counted = (tally.legal + added).saturating_sub(dropped);
+        u128::try_from(i128::try_from(counted).unwrap_or(i128::MAX).saturating_add(self.shift)).unwrap_or(0)
     }
 }
 
@@ -71,8 +106,8 @@ struct Variant {
 /// (see the module's doc) and, where the answers rule some out, puts the
 /// moves of the kinds left first and says what was asked; where they rule
 /// out every kind, the likeliest is no longer claimed. A kind that alone
-/// fits the count here is put to one test where it predicts a count too
-/// high. Variants are asked (as FENs, Chess960 or not as `variants_960`
+/// fits the count here is put to one test where it predicts a wrong
+/// count. Variants are asked (as FENs, Chess960 or not as `variants_960`
 /// says; none when it is `None`) only where the engine counts the node
 /// itself the way it counted it wrong.
 pub(super) fn single_out(
@@ -83,11 +118,8 @@ pub(super) fn single_out(
     variants_960: Option<bool>,
     candidates: &mut Candidates,
 ) -> Result<(), BisectError> {
-    if candidates.fault != Fault::Extra {
-        return Ok(());
-    }
-    let hypotheses = hypotheses(candidates);
     let here = Tally::of(node, fen);
+    let hypotheses = hypotheses(candidates, &here);
     let mut alive: Vec<&Hypothesis> =
         hypotheses.iter().filter(|h| h.predicts(&here) == candidates.counted).collect();
     if alive.is_empty() {
@@ -104,42 +136,45 @@ pub(super) fn single_out(
     let mut said = Vec::new();
     let standing = alive.len();
     alive.retain(|h| answers.iter().all(|(tally, theirs)| h.predicts(tally) == *theirs));
-    if alive.len() < standing {
+    let against = Hypothesis::against(candidates);
+    // The siblings tell where they rule a kind out, or confirm the one left.
+    if alive.len() < standing || matches!(alive[..], [one] if confirmed(one, &against, &answers)) {
         let positions = if answers.len() == 1 { "position" } else { "positions" };
         said.push(format!("its counts of the {} sibling {positions} it already gave", answers.len()));
     }
     if let Some(chess960) = variants_960 {
         let mut variants = variants(fen, candidates, chess960);
         variants.retain(|v| v.in_check == in_check);
-        ask_variants(walk, chess960, variants, &mut alive, &mut answers, &mut said)?;
+        ask_variants(walk, chess960, variants, &against, &mut alive, &mut answers, &mut said)?;
     }
+    candidates.fits = alive.iter().map(|h| h.name.clone()).collect();
     if !said.is_empty() {
-        conclude(&alive, &said, candidates);
+        conclude(node, &alive, &said, candidates);
     }
     Ok(())
 }
 
 /// Asks variants, each the one that splits the kinds left the most, until
-/// one kind is left and has fitted a count too high somewhere besides the
-/// node (or nothing is left to ask).
+/// one kind is left and has fitted an answer somewhere besides the node
+/// that `against` does not (or nothing is left to ask).
 fn ask_variants(
     walk: &mut Walk,
     chess960: bool,
     mut variants: Vec<Variant>,
+    against: &Hypothesis,
     alive: &mut Vec<&Hypothesis>,
     answers: &mut Vec<(Tally, u128)>,
     said: &mut Vec<String>,
 ) -> Result<(), BisectError> {
-    let counts_right = Hypothesis { kinds: Vec::new(), name: String::new() };
     for _ in 0..MAX_VARIANTS {
-        let confirmed = |h: &Hypothesis| {
-            answers.iter().any(|(tally, theirs)| *theirs > tally.legal && h.predicts(tally) == *theirs)
-        };
+        let refuted = answers.iter().any(|(tally, theirs)| against.predicts(tally) != *theirs);
         let contenders: Vec<&Hypothesis> = match alive[..] {
             [] => break,
-            [one] if confirmed(one) => break,
-            [one] => vec![one, &counts_right],
-            _ => alive.clone(),
+            [one] if confirmed(one, against, answers) => break,
+            [one] => vec![one, against],
+            // Kinds no variant tells apart are still put to one test together.
+            _ if refuted => alive.clone(),
+            _ => alive.iter().copied().chain([against]).collect(),
         };
         let Some(index) = best_split(&variants, &contenders) else { break };
         let variant = variants.remove(index);
@@ -161,12 +196,26 @@ fn ask_variants(
     Ok(())
 }
 
-/// The candidates as the answers left them: the kinds that fit every
-/// answer first, and what was asked.
-fn conclude(alive: &[&Hypothesis], said: &[String], candidates: &mut Candidates) {
+/// Whether some answer fits `h` and not `against`.
+fn confirmed(h: &Hypothesis, against: &Hypothesis, answers: &[(Tally, u128)]) -> bool {
+    answers.iter().any(|(tally, theirs)| h.predicts(tally) == *theirs && against.predicts(tally) != *theirs)
+}
+
+/// The candidates as the answers left them: the moves of the kinds that
+/// fit every answer first (for a count too low, every legal move of them
+/// at `node`), and what was asked.
+fn conclude(node: &Board, alive: &[&Hypothesis], said: &[String], candidates: &mut Candidates) {
     let names: Vec<&str> = alive.iter().map(|h| h.name.as_str()).collect();
-    let left: BTreeSet<Why> = alive.iter().flat_map(|h| h.kinds.iter().copied()).collect();
-    candidates.moves.sort_by_key(|m| !m.why.is_some_and(|w| left.contains(&w)));
+    let added: BTreeSet<Why> = alive.iter().flat_map(|h| h.adds.iter().copied()).collect();
+    let dropped: BTreeSet<MoveClass> = alive.iter().flat_map(|h| h.drops.iter().copied()).collect();
+    if candidates.fault == Fault::Extra {
+        candidates.moves.sort_by_key(|m| !m.why.is_some_and(|w| added.contains(&w)));
+    } else if !dropped.is_empty() {
+        let of_kind = |class: MoveClass| dropped.iter().any(|&kind| is_of(node, class, kind));
+        let mut moves: Vec<_> = legal_named(node).into_iter().filter(|m| of_kind(m.class)).collect();
+        moves.extend(candidates.moves.drain(..).filter(|m| !of_kind(m.class)));
+        candidates.moves = moves;
+    }
     let verdict = match names[..] {
         [] => {
             candidates.likely = None;
@@ -184,16 +233,27 @@ fn conclude(alive: &[&Hypothesis], said: &[String], candidates: &mut Candidates)
     candidates.singled_out = Some(format!("{}: {verdict}", said.join("; ")));
 }
 
-/// A hypothesis per kind among the candidates, and one for every
-/// king-safety kind at once where there are several.
-fn hypotheses(candidates: &Candidates) -> Vec<Hypothesis> {
+/// For a count too high, a hypothesis per kind among the candidates, and
+/// one for every king-safety kind at once where there are several; for a
+/// count too low, one per kind of legal move engines drop that the node
+/// (tallied in `here`) has.
+fn hypotheses(candidates: &Candidates, here: &Tally) -> Vec<Hypothesis> {
+    if candidates.fault == Fault::Missing {
+        let present =
+            |classes: &[MoveClass]| classes.iter().any(|c| here.by_class.get(c).is_some_and(|&n| n > 0));
+        return DROPPED
+            .iter()
+            .filter(|(_, classes)| present(classes))
+            .map(|(name, classes)| Hypothesis::of_kinds(Vec::new(), classes.to_vec(), name))
+            .collect();
+    }
     let kinds: BTreeSet<Why> = candidates.moves.iter().filter_map(|m| m.why).collect();
     let ordered: Vec<Why> = Why::BY_LIKELIHOOD.iter().copied().filter(|w| kinds.contains(w)).collect();
     let mut hypotheses: Vec<Hypothesis> =
-        ordered.iter().map(|&why| Hypothesis { kinds: vec![why], name: why.to_string() }).collect();
+        ordered.iter().map(|&why| Hypothesis::of_kinds(vec![why], Vec::new(), &why.to_string())).collect();
     let unsafe_kinds: Vec<Why> = ordered.into_iter().filter(|w| w.family() == Family::KingSafety).collect();
     if unsafe_kinds.len() > 1 {
-        hypotheses.push(Hypothesis { kinds: unsafe_kinds, name: NO_LEGALITY_TEST.to_string() });
+        hypotheses.push(Hypothesis::of_kinds(unsafe_kinds, Vec::new(), NO_LEGALITY_TEST));
     }
     hypotheses
 }

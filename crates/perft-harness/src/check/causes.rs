@@ -7,12 +7,12 @@
 //! contradict each other. Each cause is named once, with its smallest
 //! example.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
 use super::CheckResult;
-use crate::bisect::{classify, Bisection, Family, MoveClass, Tag, Why};
+use crate::bisect::{classify, dropped_classes, Bisection, Family, MoveClass, Tag, Why};
 use crate::board::{Board, CastlingMode, FenOptions};
 use crate::types::PieceKind;
 
@@ -262,10 +262,10 @@ fn only_the_king_moves(results: &[CheckResult], index: usize) -> bool {
 
 /// How good an example is, best first: bisected, then the fewest moves it
 /// leaves in doubt (none where the moves are named, one where the engine
-/// singled one out, else its likeliest candidates), then pieces on the
-/// board where the bisection ended, the depth counted there and the plies
-/// to reach it.
-fn size(result: &CheckResult) -> (u32, usize, u32, usize, u32) {
+/// singled one out, else its likeliest candidates) and kinds of move that
+/// fit its counts, then pieces on the board where the bisection ended, the
+/// depth counted there and the plies to reach it.
+fn size(result: &CheckResult) -> (u32, usize, usize, u32, usize, u32) {
     match &result.bisection {
         Some(b) => {
             let pieces =
@@ -274,9 +274,10 @@ fn size(result: &CheckResult) -> (u32, usize, u32, usize, u32) {
                 Some(_) if c.likely.is_some() => 1,
                 _ => c.likeliest().len(),
             });
-            (0, in_doubt, pieces as u32, b.path.len(), b.depth)
+            let kinds = b.candidates.as_ref().map_or(0, |c| c.fits.len().max(1));
+            (0, in_doubt, kinds, pieces as u32, b.path.len(), b.depth)
         }
-        None => (1, usize::MAX, u32::MAX, usize::MAX, result.depth),
+        None => (1, usize::MAX, usize::MAX, u32::MAX, usize::MAX, result.depth),
     }
 }
 
@@ -306,6 +307,46 @@ fn likely_kinds(results: &[CheckResult], indexes: &[usize]) -> Vec<String> {
     kinds.iter().map(|kind| format!("likely {kind}")).collect()
 }
 
+/// Counts too low one ply deep, by the kind of move they lack: one that
+/// several kinds fit (say an en passant that is also the only capture of
+/// the checker) is the kind most other counts single out; and a kind that
+/// a move list names missing elsewhere is that cause (one bug, seen by its
+/// counts at some positions and by its divide at others).
+fn join_missing_counts(results: &[CheckResult], failing: &[usize], keys: &mut [CauseKey]) {
+    let mut claimed: BTreeMap<String, usize> = BTreeMap::new();
+    for key in keys.iter() {
+        if let CauseKey::Count { fault: Fault::Missing, likely: Some(kind) } = key {
+            *claimed.entry(kind.clone()).or_insert(0) += 1;
+        }
+    }
+    for (key, &index) in keys.iter_mut().zip(failing) {
+        let CauseKey::Count { fault: Fault::Missing, likely: likely @ None } = key else { continue };
+        let fits = bisection_of(results, index).and_then(|b| b.candidates.as_ref()).map(|c| c.fits.clone());
+        *likely = fits
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|k| claimed.contains_key(k))
+            .max_by_key(|k| claimed[k]);
+    }
+    let named: Vec<BTreeSet<MoveClass>> = keys
+        .iter()
+        .filter_map(|key| match key {
+            CauseKey::Moves { missing, illegal, duplicated: false } if illegal.is_empty() => {
+                Some(missing.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    for key in keys.iter_mut() {
+        let CauseKey::Count { fault: Fault::Missing, likely: Some(kind) } = key else { continue };
+        let Some(classes) = dropped_classes(kind) else { continue };
+        let classes: BTreeSet<MoveClass> = classes.iter().copied().collect();
+        if named.contains(&classes) {
+            *key = CauseKey::Moves { missing: classes, illegal: BTreeSet::new(), duplicated: false };
+        }
+    }
+}
+
 /// The wrong counts in `results` (not the engine errors), grouped by cause,
 /// the cause with the most wrong counts first.
 pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
@@ -327,6 +368,7 @@ pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
             }
         }
     }
+    join_missing_counts(results, &failing, &mut keys);
     for (key, index) in keys.into_iter().zip(failing) {
         match causes.iter_mut().find(|c| c.key == key) {
             Some(cause) => cause.results.push(index),
