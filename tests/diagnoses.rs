@@ -149,16 +149,59 @@ fn a_divide_counting_checkmate_as_a_node_is_one_cause_that_says_so() {
     .unwrap();
     let (code, out, report) = check("--bug mate-node", 100_000, &[suite.to_str().unwrap()]);
     assert_eq!(code, Some(1), "{out}");
-    let causes = causes(&out);
-    assert_eq!(causes.len(), 1, "{out}");
-    assert!(causes[0].contains("counts a terminal position (checkmate or stalemate"), "{out}");
+    let told = causes(&out);
+    assert_eq!(told.len(), 1, "{out}");
+    assert!(told[0].contains("counts a terminal position (checkmate or stalemate"), "{out}");
     assert!(out.contains("after d8h4 it is checkmate (no legal moves)"), "{out}");
     // No move is blamed: the candidates of a count one ply deep are not given.
     assert!(!out.contains("candidates"), "{out}");
     assert_eq!(report["causes"][0]["key"]["kind"], "terminal_node");
+    // Without its divide, its count at the mate is 1 (0 legal), which a
+    // king step into an attack fits as well: a variant still mate, where it
+    // counts 1 again, tells them apart.
+    let (code, out, report) = check("--bug mate-node --no-divide", 100_000, &[suite.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(causes(&out).len(), 1, "{out}");
+    assert_eq!(report["causes"][0]["key"]["kind"], "terminal_node", "{out}");
+    assert!(out.contains("likely: it counts this position, which has no legal moves, as one node"), "{out}");
+    assert!(!out.contains("leave its king in check"), "no king-safety note: {out}");
     // The same engine without the bug passes.
     let (code, out, _) = check("", 100_000, &[suite.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{out}");
+}
+
+#[test]
+fn a_stalemate_with_one_illegal_king_step_is_the_king_step_cause_not_a_terminal_node() {
+    // After a3a4 black is stalemated with one king step into an attack
+    // (a1b1); the engine's count-only path counts it, so its divide gives
+    // that position 1, as an engine counting terminal positions would. The
+    // other position shows king steps counted: one cause, the king's.
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("king.epd");
+    std::fs::write(
+        &suite,
+        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - ;D2 99\n8/7k/2r5/2Rr4/8/8/2K5/8 w - - 0 1 ;D3 2541\n",
+    )
+    .unwrap();
+    let (code, out, report) = check("--bug leaf-king", 100_000, &[suite.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(causes(&out).len(), 1, "{out}");
+    assert_eq!(report["causes"][0]["key"]["kind"], "count", "{out}");
+    assert!(causes(&out)[0].contains("moves that leave or put their own king in check"), "{out}");
+}
+
+#[test]
+fn a_total_off_where_every_child_counts_right_says_it_is_not_the_sum() {
+    // Its divide three plies deep adds one to its first move: without the
+    // divide, each child asked alone counts right and the total does not.
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("start.epd");
+    std::fs::write(&suite, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D3 8902\n").unwrap();
+    let (code, out, report) = check("--bug divide-off --no-divide", 100_000, &[suite.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(causes(&out).len(), 1, "{out}");
+    assert_eq!(report["causes"][0]["key"]["kind"], "not_the_sum", "{out}");
+    assert!(out.contains("its total is not the sum of its counts of the children"), "{out}");
 }
 
 #[test]

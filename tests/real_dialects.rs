@@ -133,7 +133,10 @@ fn a_uci_engine_that_drops_the_moves_is_given_fens_and_its_last_ply_bug_is_one_c
     let causes = causes(out);
     assert_eq!(causes.len(), 1, "{out}");
     assert!(causes[0].contains("likely en passant that exposes its king"), "{out}");
-    assert!(out.contains("f4e3 (en passant that exposes its king: rook on b4)"), "{out}");
+    // The example's first candidate is an en passant exposing the king
+    // (which one depends on the example: the one singled out, if any).
+    assert!(out.contains("likely en passant that exposes its king): "), "{out}");
+    assert!(out.contains(" (en passant that exposes its king: "), "{out}");
     // Given as plain UCI (no probe), the bisection sees it list another
     // position's moves, and asks again with FENs: the same one cause.
     let pinned = format!("uci:{} --kind uci-drop --bug ep-pin", dialect_engine().display());

@@ -62,6 +62,11 @@ impl Candidates {
             let first = families.next()?;
             families.all(|f| f == first).then_some(first)
         };
+        if self.likely.as_deref() == Some(NO_LEGALITY_TEST) {
+            // Every king-safety kind at once (castling with a right taken
+            // away is not in it).
+            return Some(Family::KingSafety);
+        }
         let likeliest = self.likeliest();
         if self.likely.is_some() && !likeliest.is_empty() {
             return families(likeliest);
@@ -69,8 +74,12 @@ impl Candidates {
         families(self.moves.iter().collect())
     }
 
-    /// The candidates of the likeliest kind, or all of them.
+    /// The candidates of the likeliest kind, or all of them; none where
+    /// the likeliest is a terminal position counted as a node.
     pub fn likeliest(&self) -> Vec<&NamedMove> {
+        if self.likely.as_deref() == Some(TERMINAL_NODE) {
+            return Vec::new();
+        }
         let likely: Vec<&NamedMove> = match &self.likely {
             Some(kind) => self.moves.iter().filter(|m| kind_of(m) == *kind).collect(),
             None => Vec::new(),
@@ -91,6 +100,10 @@ fn kind_of(named: &NamedMove) -> String {
 /// The likeliest kind where every illegal move here fits the difference:
 /// the path makes no legality test at all.
 pub(super) const NO_LEGALITY_TEST: &str = "every illegal move (no legality test)";
+
+/// The likeliest kind where the node has no legal moves and is counted as
+/// one node (a leaf), and every answer elsewhere is right.
+pub const TERMINAL_NODE: &str = "terminal position (no legal moves) counted as a node";
 
 /// Kinds of legal moves engines drop, in the order they are tried: each a
 /// name and the classes it takes in.

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-pub use candidates::{candidates, dropped_classes, Candidates};
+pub use candidates::{candidates, dropped_classes, Candidates, TERMINAL_NODE};
 pub use classify::{classify, tags_for, MoveClass, PromotionPiece, Tag};
 use divide::{engine_divide, our_divide, Asker, ListDifference, Next, OurDivide};
 pub use illegal::{fen_en_passant, illegal_move, illegal_moves, pseudo_legal_moves, Family, NamedMove, Why};
@@ -537,7 +537,9 @@ impl Node {
         };
         let kind =
             if self.path.is_empty() { Contradiction::AskedAgain } else { Contradiction::DivideAndDirect };
-        let terminal = Terminal::of(&self.board).filter(|_| !self.path.is_empty());
+        // A terminal position counted as one node; more than one is moves
+        // counted where there are none (illegal ones, bisected below).
+        let terminal = Terminal::of(&self.board).filter(|_| !self.path.is_empty() && first == 1);
         if self.depth == 1 && !self.path.is_empty() && terminal.is_none() {
             // One ply deep, its divide one ply up counted this node one way
             // (a count-only path for the last ply) and asked here it lists

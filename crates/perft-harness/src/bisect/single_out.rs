@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::candidates::{is_of, legal_named, DROPPED, NO_LEGALITY_TEST};
+use super::candidates::{is_of, legal_named, DROPPED, NO_LEGALITY_TEST, TERMINAL_NODE};
 use super::classify::MoveClass;
 use super::illegal::{illegal_moves, Family, Why};
 use super::{BisectError, Candidates, Fault, Walk};
@@ -61,17 +61,23 @@ impl Tally {
 
 /// "The engine counts every move of these illegal kinds, and none of
 /// these legal ones" (and `shift` moves more, for the one that stands
-/// against them all).
+/// against them all); or, `terminal`, "it counts a position without legal
+/// moves as one node, and any other right".
 struct Hypothesis {
     adds: Vec<Why>,
     drops: Vec<MoveClass>,
     shift: i128,
+    terminal: bool,
     name: String,
 }
 
 impl Hypothesis {
     fn of_kinds(adds: Vec<Why>, drops: Vec<MoveClass>, name: &str) -> Hypothesis {
-        Hypothesis { adds, drops, shift: 0, name: name.to_string() }
+        Hypothesis { adds, drops, shift: 0, terminal: false, name: name.to_string() }
+    }
+
+    fn terminal() -> Hypothesis {
+        Hypothesis { terminal: true, ..Hypothesis::of_kinds(Vec::new(), Vec::new(), TERMINAL_NODE) }
     }
 
     /// What stands against a lone kind that fits: for a count too high,
@@ -83,10 +89,13 @@ impl Hypothesis {
             Fault::Extra => 0,
             Fault::Missing => -i128::try_from(candidates.difference).unwrap_or(i128::MAX),
         };
-        Hypothesis { adds: Vec::new(), drops: Vec::new(), shift, name: String::new() }
+        Hypothesis { shift, ..Hypothesis::of_kinds(Vec::new(), Vec::new(), "") }
     }
 
     fn predicts(&self, tally: &Tally) -> u128 {
+        if self.terminal && tally.legal == 0 {
+            return 1;
+        }
         let added: u128 = self.adds.iter().map(|w| tally.by_kind.get(w).copied().unwrap_or(0)).sum();
         let dropped: u128 = self.drops.iter().map(|c| tally.by_class.get(c).copied().unwrap_or(0)).sum();
         let counted = (tally.legal + added).saturating_sub(dropped);
@@ -148,6 +157,11 @@ pub(super) fn single_out(
         ask_variants(walk, chess960, variants, &against, &mut alive, &mut answers, &mut said)?;
     }
     candidates.fits = alive.iter().map(|h| h.name.clone()).collect();
+    if matches!(alive[..], [one] if one.terminal) {
+        // Only it fits the count here, as a kind numbering the difference
+        // does.
+        candidates.likely = Some(TERMINAL_NODE.to_string());
+    }
     if !said.is_empty() {
         conclude(node, &alive, &said, candidates);
     }
@@ -233,10 +247,11 @@ fn conclude(node: &Board, alive: &[&Hypothesis], said: &[String], candidates: &m
     candidates.singled_out = Some(format!("{}: {verdict}", said.join("; ")));
 }
 
-/// For a count too high, a hypothesis per kind among the candidates, and
-/// one for every king-safety kind at once where there are several; for a
-/// count too low, one per kind of legal move engines drop that the node
-/// (tallied in `here`) has.
+/// For a count too high, a hypothesis per kind among the candidates, one
+/// for every king-safety kind at once where there are several, and at a
+/// node without legal moves counted as one, one that counts such nodes;
+/// for a count too low, one per kind of legal move engines drop that the
+/// node (tallied in `here`) has.
 fn hypotheses(candidates: &Candidates, here: &Tally) -> Vec<Hypothesis> {
     if candidates.fault == Fault::Missing {
         let present =
@@ -254,6 +269,9 @@ fn hypotheses(candidates: &Candidates, here: &Tally) -> Vec<Hypothesis> {
     let unsafe_kinds: Vec<Why> = ordered.into_iter().filter(|w| w.family() == Family::KingSafety).collect();
     if unsafe_kinds.len() > 1 {
         hypotheses.push(Hypothesis::of_kinds(unsafe_kinds, Vec::new(), NO_LEGALITY_TEST));
+    }
+    if here.legal == 0 && candidates.counted == 1 {
+        hypotheses.push(Hypothesis::terminal());
     }
     hypotheses
 }

@@ -12,7 +12,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::CheckResult;
-use crate::bisect::{classify, dropped_classes, Bisection, Family, MoveClass, Tag, Why};
+use crate::bisect::{
+    classify, dropped_classes, illegal_moves, Bisection, Family, MoveClass, Tag, Why, TERMINAL_NODE,
+};
 use crate::board::{Board, CastlingMode, FenOptions};
 use crate::types::PieceKind;
 
@@ -43,9 +45,15 @@ pub enum CauseKey {
     },
     /// It answered one question two ways.
     Inconsistent,
-    /// Its divide counts a child without legal moves (checkmate or
-    /// stalemate) as a node, where asked directly it counts it right.
+    /// It counts a position without legal moves (checkmate or stalemate)
+    /// as a node: its divide does, where asked directly it counts it
+    /// right, or its counts here, at siblings and variants say so.
     TerminalNode,
+    /// Each child of a position, asked alone, counts right, and so does
+    /// the position one ply deep, yet its total there is off: the total is
+    /// not the sum of its children's counts (or its moves differ in ways
+    /// that cancel out one ply deep).
+    NotTheSum,
     /// Bisected to a position, but no move named there: grouped by the
     /// first thing (in report order) that position exercises.
     Position {
@@ -124,9 +132,13 @@ impl std::fmt::Display for CauseKey {
             CauseKey::Inconsistent => {
                 f.write_str("inconsistent: the engine answered the same question two ways")
             }
-            CauseKey::TerminalNode => f.write_str(
-                "counts a terminal position (checkmate or stalemate: no legal moves) as a node one ply \
-                 deep, where asked at that position it counts it right",
+            CauseKey::TerminalNode => {
+                f.write_str("counts a terminal position (checkmate or stalemate: no legal moves) as a node")
+            }
+            CauseKey::NotTheSum => f.write_str(
+                "its total is not the sum of its counts of the children, each asked alone: it adds its \
+                 counts up wrong, or carries state from move to move that a FEN does not give (an \
+                 en-passant square or castling right kept too long, say)",
             ),
             CauseKey::Position { exercises } if exercises.is_empty() => {
                 f.write_str("wrong count (no divide to name the moves)")
@@ -205,11 +217,17 @@ fn key_of(results: &[CheckResult], index: usize) -> CauseKey {
         return CauseKey::Inconsistent;
     }
     if let Some(candidates) = &bisection.candidates {
+        if candidates.likely.as_deref() == Some(TERMINAL_NODE) {
+            return CauseKey::TerminalNode;
+        }
         let likely = match candidates.fault {
             Fault::Extra => candidates.family().map(|family| family.to_string()),
             Fault::Missing => candidates.likely.clone(),
         };
         return CauseKey::Count { fault: candidates.fault, likely };
+    }
+    if !bisection.moves_known && children_sum_right(bisection) {
+        return CauseKey::NotTheSum;
     }
     if !bisection.moves_known {
         // Grouped by the first of its tags in report order (en passant,
@@ -226,6 +244,16 @@ fn key_of(results: &[CheckResult], index: usize) -> CauseKey {
         missing: missing_by_mechanism(&board, &bisection.missing),
         illegal: bisection.illegal.iter().map(|m| m.why.unwrap_or(Why::NotPseudoLegal).family()).collect(),
         duplicated: !bisection.duplicates.is_empty(),
+    }
+}
+
+/// Whether the bisection ended where the children's counts, and the count
+/// one ply deep, agree with ours but the total over them does not.
+fn children_sum_right(bisection: &Bisection) -> bool {
+    let mut steps = bisection.steps.iter().rev();
+    match (steps.next(), steps.next()) {
+        (Some(last), Some(parent)) => last.theirs == last.ours && parent.theirs != parent.ours,
+        _ => false,
     }
 }
 
@@ -260,9 +288,11 @@ fn only_the_king_moves(results: &[CheckResult], index: usize) -> bool {
     board.is_check() && !missing.is_empty() && missing == others
 }
 
-/// How good an example is, best first: bisected, then the fewest moves it
-/// leaves in doubt (none where the moves are named, one where the engine
-/// singled one out, else its likeliest candidates) and kinds of move that
+/// How good an example is, best first: bisected (and not to an
+/// inconsistency, where the cause is another: see
+/// [`join_terminal_counts`]), then the fewest moves it leaves in doubt
+/// (none where the moves are named, one where the engine singled one out,
+/// else one more than its likeliest candidates) and kinds of move that
 /// fit its counts, then pieces on the board where the bisection ended, the
 /// depth counted there and the plies to reach it.
 fn size(result: &CheckResult) -> (u32, usize, usize, u32, usize, u32) {
@@ -272,12 +302,12 @@ fn size(result: &CheckResult) -> (u32, usize, usize, u32, usize, u32) {
                 b.fen.split(' ').next().map_or(0, |p| p.chars().filter(char::is_ascii_alphabetic).count());
             let in_doubt = b.candidates.as_ref().map_or(0, |c| match c.singled_out {
                 Some(_) if c.likely.is_some() => 1,
-                _ => c.likeliest().len(),
+                _ => c.likeliest().len().max(1) + 1,
             });
             let kinds = b.candidates.as_ref().map_or(0, |c| c.fits.len().max(1));
-            (0, in_doubt, kinds, pieces as u32, b.path.len(), b.depth)
+            (u32::from(b.inconsistent.is_some()), in_doubt, kinds, pieces as u32, b.path.len(), b.depth)
         }
-        None => (1, usize::MAX, usize::MAX, u32::MAX, usize::MAX, result.depth),
+        None => (2, usize::MAX, usize::MAX, u32::MAX, usize::MAX, result.depth),
     }
 }
 
@@ -347,6 +377,47 @@ fn join_missing_counts(results: &[CheckResult], failing: &[usize], keys: &mut [C
     }
 }
 
+/// Terminal positions a divide counted as one node, where that one node is
+/// another cause met at a position that happens to have no legal moves:
+/// a divide off elsewhere too, at positions with moves (the one is its
+/// error, not the terminal's), or moves that leave the king in check
+/// counted elsewhere, where the terminal position has that one such move.
+fn join_terminal_counts(results: &[CheckResult], failing: &[usize], keys: &mut [CauseKey]) {
+    let inconsistent = keys.contains(&CauseKey::Inconsistent);
+    let unsafe_key = |key: &CauseKey| {
+        matches!(key, CauseKey::Count { fault: Fault::Extra, likely: Some(family) }
+            if *family == Family::KingSafety.to_string())
+    };
+    let king_safety = keys.iter().find(|key| unsafe_key(key)).cloned();
+    for (key, &index) in keys.iter_mut().zip(failing) {
+        if *key != CauseKey::TerminalNode {
+            continue;
+        }
+        if inconsistent {
+            *key = CauseKey::Inconsistent;
+        } else if let Some(king_safety) = king_safety.as_ref().filter(|_| one_unsafe_move(results, index)) {
+            *key = king_safety.clone();
+        }
+    }
+}
+
+/// Whether the terminal position where `index`'s bisection ended has
+/// exactly as many pseudo-legal moves of one kind that leave the king in
+/// check (king steps into an attack, say) as the engine counted there.
+fn one_unsafe_move(results: &[CheckResult], index: usize) -> bool {
+    let Some(bisection) = bisection_of(results, index) else { return false };
+    let Some(inconsistent) = &bisection.inconsistent else { return false };
+    let options = FenOptions { castling: CastlingMode::Detect, relaxed: true };
+    let Ok(board) = Board::from_fen_with(&bisection.fen, options) else { return false };
+    let mut by_kind: BTreeMap<Why, u128> = BTreeMap::new();
+    for why in illegal_moves(&board, &bisection.fen).iter().filter_map(|m| m.why) {
+        if why.family() == Family::KingSafety {
+            *by_kind.entry(why).or_insert(0) += 1;
+        }
+    }
+    by_kind.values().any(|&moves| moves == inconsistent.first)
+}
+
 /// The wrong counts in `results` (not the engine errors), grouped by cause,
 /// the cause with the most wrong counts first.
 pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
@@ -369,6 +440,7 @@ pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
         }
     }
     join_missing_counts(results, &failing, &mut keys);
+    join_terminal_counts(results, &failing, &mut keys);
     for (key, index) in keys.into_iter().zip(failing) {
         match causes.iter_mut().find(|c| c.key == key) {
             Some(cause) => cause.results.push(index),

@@ -5,7 +5,9 @@
 
 use std::io::Write;
 
-use crate::bisect::{Bisection, Candidates, Contradiction, Fault, Inconsistency, NamedMove, Why};
+use crate::bisect::{
+    Bisection, Candidates, Contradiction, Fault, Inconsistency, NamedMove, Why, TERMINAL_NODE,
+};
 use crate::check::causes::Cause;
 use crate::check::{CheckResult, ExpectedFrom};
 use crate::suite::is_bundled;
@@ -108,14 +110,32 @@ fn describe_candidates(out: &mut dyn Write, candidates: &Candidates) -> std::io:
         (Fault::Missing, _) => "legal, of the kinds most often dropped",
     };
     let likely = candidates.likely.as_deref().map_or(String::new(), |k| format!("; likely {k}"));
-    if candidates.moves.is_empty() {
+    if candidates.likely.as_deref() == Some(TERMINAL_NODE) {
+        writeln!(out, "  likely: it counts this position, which has no legal moves, as one node (a leaf)")?;
+        if !candidates.moves.is_empty() {
+            writeln!(out, "  other candidates weighed ({kind}): {}", by_reason(&candidates.moves))?;
+        }
+    } else if candidates.moves.is_empty() {
         writeln!(out, "  candidates: none found{likely}")?;
     } else {
         writeln!(out, "  candidates ({kind}{likely}): {}", by_reason(&candidates.moves))?;
     }
     match &candidates.singled_out {
         Some(how) => writeln!(out, "  singled out: {}", echo_safe(how)),
+        None if candidates.likely.is_none() && candidates.fits.len() > 1 => writeln!(
+            out,
+            "  not singled out: {} fit every count it gave alike (a divide at this position would name the move)",
+            and_list(&candidates.fits)
+        ),
         None => Ok(()),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => items.join(""),
     }
 }
 
