@@ -29,6 +29,14 @@ fn check(flags: &str, max_nodes: u32, files: &[&str]) -> (Option<i32>, String, V
     (output.status.code(), stdout, json)
 }
 
+/// [`check`] on one suite file whose lines are `suite`.
+fn check_suite(flags: &str, max_nodes: u32, suite: &str) -> (Option<i32>, String, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("suite.epd");
+    std::fs::write(&path, suite).unwrap();
+    check(flags, max_nodes, &[path.to_str().unwrap()])
+}
+
 /// The CAUSE lines of a check's output.
 fn causes(out: &str) -> Vec<&str> {
     out.lines().filter(|l| l.starts_with("CAUSE ")).collect()
@@ -140,14 +148,8 @@ fn promotions_to_a_missing_piece_are_told_by_the_pieces() {
 fn a_divide_counting_checkmate_as_a_node_is_one_cause_that_says_so() {
     // Before the fool's mate: black's Qh4 mates, and the engine's divide
     // counts the mated position as a node, where asked there it says 0.
-    let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("mate.epd");
-    std::fs::write(
-        &suite,
-        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2 ;D1 30 ;D2 575 ;D3 17519\n",
-    )
-    .unwrap();
-    let (code, out, report) = check("--bug mate-node", 100_000, &[suite.to_str().unwrap()]);
+    let suite = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2 ;D1 30 ;D2 575 ;D3 17519\n";
+    let (code, out, report) = check_suite("--bug mate-node", 100_000, suite);
     assert_eq!(code, Some(1), "{out}");
     let told = causes(&out);
     assert_eq!(told.len(), 1, "{out}");
@@ -159,14 +161,14 @@ fn a_divide_counting_checkmate_as_a_node_is_one_cause_that_says_so() {
     // Without its divide, its count at the mate is 1 (0 legal), which a
     // king step into an attack fits as well: a variant still mate, where it
     // counts 1 again, tells them apart.
-    let (code, out, report) = check("--bug mate-node --no-divide", 100_000, &[suite.to_str().unwrap()]);
+    let (code, out, report) = check_suite("--bug mate-node --no-divide", 100_000, suite);
     assert_eq!(code, Some(1), "{out}");
     assert_eq!(causes(&out).len(), 1, "{out}");
     assert_eq!(report["causes"][0]["key"]["kind"], "terminal_node", "{out}");
     assert!(out.contains("likely: it counts this position, which has no legal moves, as one node"), "{out}");
     assert!(!out.contains("leave its king in check"), "no king-safety note: {out}");
     // The same engine without the bug passes.
-    let (code, out, _) = check("", 100_000, &[suite.to_str().unwrap()]);
+    let (code, out, _) = check_suite("", 100_000, suite);
     assert_eq!(code, Some(0), "{out}");
 }
 
@@ -176,14 +178,9 @@ fn a_stalemate_with_one_illegal_king_step_is_the_king_step_cause_not_a_terminal_
     // (a1b1); the engine's count-only path counts it, so its divide gives
     // that position 1, as an engine counting terminal positions would. The
     // other position shows king steps counted: one cause, the king's.
-    let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("king.epd");
-    std::fs::write(
-        &suite,
-        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - ;D2 99\n8/7k/2r5/2Rr4/8/8/2K5/8 w - - 0 1 ;D3 2541\n",
-    )
-    .unwrap();
-    let (code, out, report) = check("--bug leaf-king", 100_000, &[suite.to_str().unwrap()]);
+    let suite =
+        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - ;D2 99\n8/7k/2r5/2Rr4/8/8/2K5/8 w - - 0 1 ;D3 2541\n";
+    let (code, out, report) = check_suite("--bug leaf-king", 100_000, suite);
     assert_eq!(code, Some(1), "{out}");
     assert_eq!(causes(&out).len(), 1, "{out}");
     assert_eq!(report["causes"][0]["key"]["kind"], "count", "{out}");
@@ -194,10 +191,8 @@ fn a_stalemate_with_one_illegal_king_step_is_the_king_step_cause_not_a_terminal_
 fn a_total_off_where_every_child_counts_right_says_it_is_not_the_sum() {
     // Its divide three plies deep adds one to its first move: without the
     // divide, each child asked alone counts right and the total does not.
-    let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("start.epd");
-    std::fs::write(&suite, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D3 8902\n").unwrap();
-    let (code, out, report) = check("--bug divide-off --no-divide", 100_000, &[suite.to_str().unwrap()]);
+    let suite = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D3 8902\n";
+    let (code, out, report) = check_suite("--bug divide-off --no-divide", 100_000, suite);
     assert_eq!(code, Some(1), "{out}");
     assert_eq!(causes(&out).len(), 1, "{out}");
     assert_eq!(report["causes"][0]["key"]["kind"], "not_the_sum", "{out}");
@@ -211,10 +206,8 @@ fn a_totals_only_engine_is_singled_out_by_its_own_counts_of_the_siblings() {
     // The engine counted the positions after black's other moves right,
     // though the white king can walk into a rook there too: not the king,
     // the en passant.
-    let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("ep.epd");
-    std::fs::write(&suite, "8/2p5/8/KP5r/8/8/8/1r5k b - - 0 1 ;D2 65\n").unwrap();
-    let (code, out, report) = check("--bug leaf-ep-pin --no-divide", 100_000, &[suite.to_str().unwrap()]);
+    let suite = "8/2p5/8/KP5r/8/8/8/1r5k b - - 0 1 ;D2 65\n";
+    let (code, out, report) = check_suite("--bug leaf-ep-pin --no-divide", 100_000, suite);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("singled out: its counts of the "), "{out}");
     assert!(out.contains("only en passant that exposes its king fits every answer"), "{out}");
@@ -236,13 +229,11 @@ fn singled_out(report: &Value) -> (String, String, String) {
 /// A check of the fake with `flags` on one suite line; it must fail. The
 /// output, and what [`singled_out`] reads from the report.
 fn check_failing_line(flags: &str, line: &str) -> (String, (String, String, String)) {
-    let dir = tempfile::tempdir().unwrap();
-    let suite = dir.path().join("one.epd");
-    std::fs::write(&suite, format!("{line}\n")).unwrap();
-    let (code, out, report) = check(flags, 100_000, &[suite.to_str().unwrap()]);
+    let suite = format!("{line}\n");
+    let (code, out, report) = check_suite(flags, 100_000, &suite);
     assert_eq!(code, Some(1), "{out}");
     // Without the bug it passes.
-    let (code, passed, _) = check("--no-divide", 100_000, &[suite.to_str().unwrap()]);
+    let (code, passed, _) = check_suite("--no-divide", 100_000, &suite);
     assert_eq!(code, Some(0), "{passed}");
     let found = singled_out(&report);
     (out, found)

@@ -13,6 +13,7 @@
 //! rook, en passant onto a square the position does not give (and why it
 //! does not: the double push lapsed, or the pawn came one square).
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -559,4 +560,13 @@ pub fn illegal_moves(board: &Board, fen: &str) -> Vec<NamedMove> {
         .collect();
     named.extend(lost_castles(board).iter().map(|text| illegal_move(board, fen, text)));
     named
+}
+
+/// How many of [`illegal_moves`] there are of each kind.
+pub fn illegal_by_kind(board: &Board, fen: &str) -> BTreeMap<Why, u128> {
+    let mut by_kind = BTreeMap::new();
+    for why in illegal_moves(board, fen).iter().filter_map(|m| m.why) {
+        *by_kind.entry(why).or_insert(0) += 1;
+    }
+    by_kind
 }

@@ -25,7 +25,9 @@ use serde::{Deserialize, Serialize};
 pub use candidates::{candidates, dropped_classes, Candidates, TERMINAL_NODE};
 pub use classify::{classify, tags_for, MoveClass, PromotionPiece, Tag};
 use divide::{engine_divide, our_divide, Asker, ListDifference, Next, OurDivide};
-pub use illegal::{fen_en_passant, illegal_move, illegal_moves, pseudo_legal_moves, Family, NamedMove, Why};
+pub use illegal::{
+    fen_en_passant, illegal_by_kind, illegal_move, illegal_moves, pseudo_legal_moves, Family, NamedMove, Why,
+};
 
 use crate::board::Board;
 use crate::engine::{Engine, EngineError, EnginePosition, EngineRun};

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::candidates::{is_of, legal_named, DROPPED, NO_LEGALITY_TEST, TERMINAL_NODE};
 use super::classify::MoveClass;
-use super::illegal::{illegal_moves, Family, Why};
+use super::illegal::{illegal_by_kind, Family, Why};
 use super::{BisectError, Candidates, Fault, Walk};
 use crate::board::{Board, CastlingMode, FenOptions};
 use crate::engine::{EngineError, EnginePosition};
@@ -42,10 +42,7 @@ struct Tally {
 
 impl Tally {
     fn of(board: &Board, fen: &str) -> Tally {
-        let mut by_kind = BTreeMap::new();
-        for why in illegal_moves(board, fen).iter().filter_map(|m| m.why) {
-            *by_kind.entry(why).or_insert(0) += 1;
-        }
+        let by_kind = illegal_by_kind(board, fen);
         let mut by_class = BTreeMap::new();
         let kinds: BTreeSet<MoveClass> =
             DROPPED.iter().flat_map(|(_, classes)| classes.iter().copied()).collect();

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::CheckResult;
 use crate::bisect::{
-    classify, dropped_classes, illegal_moves, Bisection, Family, MoveClass, Tag, Why, TERMINAL_NODE,
+    classify, dropped_classes, illegal_by_kind, Bisection, Family, MoveClass, Tag, Why, TERMINAL_NODE,
 };
 use crate::board::{Board, CastlingMode, FenOptions};
 use crate::types::PieceKind;
@@ -50,9 +50,9 @@ pub enum CauseKey {
     /// right, or its counts here, at siblings and variants say so.
     TerminalNode,
     /// Each child of a position, asked alone, counts right, and so does
-    /// the position one ply deep, yet its total there is off: the total is
-    /// not the sum of its children's counts (or its moves differ in ways
-    /// that cancel out one ply deep).
+    /// the position one ply deep, yet its total there is off: it adds its
+    /// counts up wrong, or carries state from move to move that a FEN of
+    /// the child does not give.
     NotTheSum,
     /// Bisected to a position, but no move named there: grouped by the
     /// first thing (in report order) that position exercises.
@@ -409,13 +409,9 @@ fn one_unsafe_move(results: &[CheckResult], index: usize) -> bool {
     let Some(inconsistent) = &bisection.inconsistent else { return false };
     let options = FenOptions { castling: CastlingMode::Detect, relaxed: true };
     let Ok(board) = Board::from_fen_with(&bisection.fen, options) else { return false };
-    let mut by_kind: BTreeMap<Why, u128> = BTreeMap::new();
-    for why in illegal_moves(&board, &bisection.fen).iter().filter_map(|m| m.why) {
-        if why.family() == Family::KingSafety {
-            *by_kind.entry(why).or_insert(0) += 1;
-        }
-    }
-    by_kind.values().any(|&moves| moves == inconsistent.first)
+    illegal_by_kind(&board, &bisection.fen)
+        .into_iter()
+        .any(|(why, moves)| why.family() == Family::KingSafety && moves == inconsistent.first)
 }
 
 /// The wrong counts in `results` (not the engine errors), grouped by cause,
