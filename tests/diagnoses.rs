@@ -130,6 +130,39 @@ fn en_passant_onto_a_lapsed_square_is_told_with_the_double_push() {
     assert!(!whys.is_empty() && whys.iter().all(|w| w == "en_passant_without_square"), "{whys:?}");
 }
 
+/// `perft check` of the planted-bug engine given as a bare program (its
+/// dialect probed) on the default suite: the exit status and its output.
+fn check_bare(flags: &str, max_nodes: u32) -> (Option<i32>, String) {
+    let engine = format!("buggy={} {flags}", buggy_path().display());
+    let output = perft()
+        .args(["check", "--timeout", "30", "--max-nodes", &max_nodes.to_string(), "--engine", &engine])
+        .output()
+        .unwrap();
+    (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn a_probed_engine_keeping_the_square_is_given_the_moves_and_told_the_lapsed_en_passant() {
+    // It counts the probe's position reached by moves wrong, and its FEN
+    // right: the moves are what it needs to show its bug, so it keeps them.
+    let (code, out) = check_bare("--bug ep-lapse", 10_000);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("it carries something across the moves that a FEN does not give"), "{out}");
+    assert!(!out.contains("it does not apply the moves"), "{out}");
+    let found = causes(&out);
+    assert_eq!(found.len(), 1, "{out}");
+    assert!(found[0].contains("en passant onto a square the position does not give"), "{out}");
+    // Without its divide: one cause still, the lapsed capture its likeliest,
+    // and no word of moves that leave the king in check.
+    let (code, out) = check_bare("--bug ep-lapse --no-divide", 10_000);
+    assert_eq!(code, Some(1), "{out}");
+    let found = causes(&out);
+    assert_eq!(found.len(), 1, "{out}");
+    assert!(found[0].contains("(likely en passant without the en-passant square)"), "{out}");
+    assert!(out.contains("the square lapsed after"), "{out}");
+    assert!(!out.contains("leave its king in check"), "{out}");
+}
+
 #[test]
 fn promotions_to_a_missing_piece_are_told_by_the_pieces() {
     let (code, out, _) = check("--bug underpromotion", 10_000, &[]);

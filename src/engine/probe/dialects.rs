@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::prober::{expected, last_line, Prober, Reply, SECOND_FEN, SECOND_MOVES};
+use super::prober::{carried_state_note, expected, last_line, Prober, Reply, SECOND_FEN, SECOND_MOVES};
 use super::{Found, COMMAND_LINES, PERFT_COMMANDS, POSITION_COMMANDS};
 use crate::board::STARTPOS_FEN;
 use crate::engine::build::concrete_engine;
@@ -246,6 +246,14 @@ impl Prober {
         let root = expected(STARTPOS_FEN, &[], 1).nodes;
         if again != Reply::Count(moved.nodes) && outcome != Reply::Count(root) {
             return template;
+        }
+        match outcome {
+            // It applies them and counts otherwise: for the check to see.
+            Reply::Count(n) if n != root => {
+                self.notes.push(carried_state_note(&shown_line(line, &moved), n, moved.nodes));
+                return template;
+            }
+            _ => {}
         }
         self.notes.push(
             "it does not apply the moves after the FEN: it is given the position reached as a FEN".into(),

@@ -5,6 +5,8 @@
 //! there; a missing one from legal moves of the kinds most often dropped.
 //! The kind whose moves number exactly the difference is the likeliest.
 
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 
 use super::classify::{MoveClass, PromotionPiece};
@@ -72,6 +74,18 @@ impl Candidates {
             return families(likeliest);
         }
         families(self.moves.iter().collect())
+    }
+
+    /// The families of the illegal kinds that fit every count the engine
+    /// gave, where they were weighed (see [`Candidates::fits`]).
+    pub fn fitting_families(&self) -> BTreeSet<Family> {
+        let family = |name: &String| {
+            if name == NO_LEGALITY_TEST {
+                return Some(Family::KingSafety);
+            }
+            Why::BY_LIKELIHOOD.iter().find(|why| why.to_string() == *name).map(|why| why.family())
+        };
+        self.fits.iter().filter_map(family).collect()
     }
 
     /// The candidates of the likeliest kind, or all of them; none where

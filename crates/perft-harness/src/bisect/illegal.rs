@@ -545,6 +545,16 @@ fn lapsed_square(board: &Board, fen: &str, to: Square) -> String {
         }
         return story;
     }
+    let mut start = board.clone();
+    while start.ply() > 0 {
+        start.unmake();
+    }
+    if board.ply() > 0 && start.en_passant() == Some(to) {
+        story.push_str(&format!(
+            ": the test position gave {to}, and the square lapsed after its first move, {} plies before",
+            board.ply()
+        ));
+    }
     story
 }
 
@@ -559,7 +569,45 @@ pub fn illegal_moves(board: &Board, fen: &str) -> Vec<NamedMove> {
         .map(|mv| illegal_move(board, fen, &board.uci(mv)))
         .collect();
     named.extend(lost_castles(board).iter().map(|text| illegal_move(board, fen, text)));
+    named.extend(lapsed_en_passants(board).iter().map(|text| illegal_move(board, fen, text)));
     named
+}
+
+/// The en-passant captures a generator that keeps an en-passant square
+/// too long would still make here: onto the square the last double push
+/// skipped (or, before any, the square the test position's FEN gave),
+/// at least one move later, empty, with a pawn of the other side's on the
+/// square beyond it, by every pawn of the side to move that attacks it.
+fn lapsed_en_passants(board: &Board) -> Vec<String> {
+    let us = board.side_to_move();
+    let Some(square) = last_en_passant_square(board) else { return Vec::new() };
+    let victim = Square::index(square as usize ^ 8);
+    let taken = board.piece_on(victim).is_some_and(|p| p.color() != us && p.kind() == PieceKind::Pawn);
+    if !taken || board.piece_on(square).is_some() {
+        return Vec::new();
+    }
+    let pawns = pawn_attacks(!us, square) & board.colored(us, PieceKind::Pawn);
+    pawns.into_iter().map(|from| format!("{from}{square}")).collect()
+}
+
+/// The en-passant square last given before the move that led to `board`:
+/// by the last double push of the moves that reached it, else by the
+/// position they started from; `None` if neither gave one, or `board` is
+/// that position.
+fn last_en_passant_square(board: &Board) -> Option<Square> {
+    let played: Vec<Move> = board.moves_played().collect();
+    let (last, earlier) = played.split_last()?;
+    if let Some(push) = earlier.iter().rev().find(|mv| mv.kind() == MoveKind::DoublePush) {
+        return Some(Square::index((push.from() as usize + push.to() as usize) / 2));
+    }
+    if last.kind() == MoveKind::DoublePush {
+        return None;
+    }
+    let mut start = board.clone();
+    while start.ply() > 0 {
+        start.unmake();
+    }
+    start.en_passant()
 }
 
 /// How many of [`illegal_moves`] there are of each kind.

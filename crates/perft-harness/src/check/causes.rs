@@ -324,12 +324,18 @@ fn illegal_kinds(results: &[CheckResult], indexes: &[usize]) -> Vec<String> {
     Why::BY_LIKELIHOOD.iter().filter(|w| seen.contains(w) && !said(w)).map(ToString::to_string).collect()
 }
 
-/// The likeliest kinds of candidates a cause's bisections named, in words.
+/// The likeliest kinds of candidates a cause's bisections named, in words:
+/// those a variant or sibling singled out, or, where none was, every kind
+/// that alone numbered the difference.
 fn likely_kinds(results: &[CheckResult], indexes: &[usize]) -> Vec<String> {
+    let named: Vec<(bool, String)> = indexes
+        .iter()
+        .filter_map(|&i| bisection_of(results, i)?.candidates.as_ref())
+        .filter_map(|c| Some((c.singled_out.is_some(), c.likely.clone()?)))
+        .collect();
+    let any_singled_out = named.iter().any(|(singled_out, _)| *singled_out);
     let mut kinds: Vec<String> = Vec::new();
-    for likely in
-        indexes.iter().filter_map(|&i| bisection_of(results, i)?.candidates.as_ref()?.likely.clone())
-    {
+    for (_, likely) in named.into_iter().filter(|(singled_out, _)| *singled_out || !any_singled_out) {
         if !kinds.contains(&likely) {
             kinds.push(likely);
         }
@@ -373,6 +379,29 @@ fn join_missing_counts(results: &[CheckResult], failing: &[usize], keys: &mut [C
         let classes: BTreeSet<MoveClass> = classes.iter().copied().collect();
         if named.contains(&classes) {
             *key = CauseKey::Moves { missing: classes, illegal: BTreeSet::new(), duplicated: false };
+        }
+    }
+}
+
+/// Counts too high one ply deep that no family claims (several fit, or
+/// one move too many with no move list to tell): where the kinds that fit
+/// every count it gave are of one family that other counts claim, that
+/// cause (one bug, singled out at some positions and not at others).
+fn join_extra_counts(results: &[CheckResult], failing: &[usize], keys: &mut [CauseKey]) {
+    let mut claimed: BTreeMap<String, usize> = BTreeMap::new();
+    for key in keys.iter() {
+        if let CauseKey::Count { fault: Fault::Extra, likely: Some(family) } = key {
+            *claimed.entry(family.clone()).or_insert(0) += 1;
+        }
+    }
+    for (key, &index) in keys.iter_mut().zip(failing) {
+        let CauseKey::Count { fault: Fault::Extra, likely: likely @ None } = key else { continue };
+        let Some(candidates) = bisection_of(results, index).and_then(|b| b.candidates.as_ref()) else {
+            continue;
+        };
+        let families: Vec<String> = candidates.fitting_families().iter().map(ToString::to_string).collect();
+        if let [family] = &families[..] {
+            *likely = claimed.contains_key(family).then(|| family.clone());
         }
     }
 }
@@ -436,6 +465,7 @@ pub fn group_by_cause(results: &[CheckResult]) -> Vec<Cause> {
         }
     }
     join_missing_counts(results, &failing, &mut keys);
+    join_extra_counts(results, &failing, &mut keys);
     join_terminal_counts(results, &failing, &mut keys);
     for (key, index) in keys.into_iter().zip(failing) {
         match causes.iter_mut().find(|c| c.key == key) {

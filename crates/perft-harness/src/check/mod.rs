@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bisect::{bisect, Bisection, Tag, Target, Why};
+use crate::bisect::{bisect, Bisection, Family, Tag, Target, Why};
 use crate::board::Board;
 use crate::counting::{perft_with, CountOptions, Mode};
 use crate::engine::{Engine, EngineError, EnginePosition, EngineRun};
@@ -489,7 +489,9 @@ fn counts_illegal_moves(bisection: &Bisection) -> bool {
         m.why.is_some_and(|w| matches!(w, Why::KingIntoCheck | Why::CheckIgnored | Why::PinnedPieceMoves))
     };
     bisection.illegal.iter().any(king_safety)
-        || bisection.candidates.as_ref().is_some_and(|c| c.likeliest().into_iter().any(king_safety))
+        || bisection.candidates.as_ref().is_some_and(|c| {
+            c.family() == Some(Family::KingSafety) && c.likeliest().into_iter().any(king_safety)
+        })
 }
 
 /// Gives the engine up if `error` shows it dead (see
